@@ -1,0 +1,420 @@
+//! The command line (SPEC section 1).
+
+use std::io::{self, IsTerminal, Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use clap::{CommandFactory, Parser, Subcommand};
+
+use crate::output::{self, Counts, Format, Style};
+use crate::registry::{self, all_rules};
+use crate::run::{self, FileReport, FixMode, Notice, RunOptions};
+use crate::settings::{Overrides, Settings};
+use crate::walk::{self, display_path};
+
+/// Finds code, requests and documents written against the generateContent endpoint and
+/// rewrites them for the interactions endpoint.
+#[derive(Debug, Parser)]
+#[command(name = "interlint", version, args_conflicts_with_subcommands = true)]
+pub struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+    #[command(flatten)]
+    check: CheckArgs,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Check files (the default command).
+    Check(CheckArgs),
+    /// Print the table of every rule: code, name, surfaces, fix.
+    Rules,
+    /// Print a rule's documentation.
+    Explain {
+        /// A rule code, such as MIG009.
+        code: String,
+    },
+    /// Print a shell completion script.
+    Completions { shell: clap_complete::Shell },
+}
+
+#[derive(Debug, Default, clap::Args)]
+struct CheckArgs {
+    /// Files or folders to check [default: .]
+    paths: Vec<PathBuf>,
+    /// Apply safe fixes in place.
+    #[arg(long)]
+    fix: bool,
+    /// Also apply (with --fix or --diff) or show unsafe fixes.
+    #[arg(long)]
+    unsafe_fixes: bool,
+    /// Print a unified diff of the fixes; change no file.
+    #[arg(long)]
+    diff: bool,
+    /// Output format [default: text]
+    #[arg(long, value_enum)]
+    format: Option<Format>,
+    /// Rule codes or prefixes to enable (comma-separated), replacing the configuration's.
+    #[arg(long, value_delimiter = ',', value_name = "CODES")]
+    select: Option<Vec<String>>,
+    /// Rule codes or prefixes to disable (comma-separated).
+    #[arg(long, value_delimiter = ',', value_name = "CODES")]
+    ignore: Vec<String>,
+    /// Configuration file [default: interlint.toml, .interlint.toml or [tool.interlint] in pyproject.toml, searched upwards]
+    #[arg(long, value_name = "FILE")]
+    config: Option<PathBuf>,
+    /// Brand word of model ids; repeatable [default: model, gemini]
+    #[arg(long = "model-prefix", value_name = "WORD")]
+    model_prefixes: Vec<String>,
+    /// Read one file from standard input, checked as if it had this name.
+    #[arg(long, value_name = "NAME")]
+    stdin_filename: Option<PathBuf>,
+    /// Exit with 0 even when findings remain.
+    #[arg(long)]
+    exit_zero: bool,
+    /// Print findings and errors only: no summary, no notes, no progress.
+    #[arg(long, short)]
+    quiet: bool,
+    /// Never show a progress indicator.
+    #[arg(long)]
+    no_progress: bool,
+    /// Threads to use [default: the number of CPUs]
+    #[arg(long, short, value_name = "N")]
+    jobs: Option<usize>,
+    /// Print the number of findings per rule instead of the findings.
+    #[arg(long)]
+    statistics: bool,
+    /// Skip files larger than this (bytes, or with a K, M or G suffix) [default: 10M]
+    #[arg(long, value_name = "SIZE", value_parser = parse_size)]
+    max_file_size: Option<u64>,
+}
+
+fn parse_size(text: &str) -> Result<u64, String> {
+    let text = text.trim();
+    let (digits, unit) = match text.find(|c: char| !c.is_ascii_digit()) {
+        Some(i) => text.split_at(i),
+        None => (text, ""),
+    };
+    let n: u64 = digits.parse().map_err(|_| format!("`{text}` is not a size"))?;
+    let factor = match unit
+        .to_ascii_uppercase()
+        .trim_end_matches("IB")
+        .trim_end_matches('B')
+    {
+        "" => 1,
+        "K" => 1 << 10,
+        "M" => 1 << 20,
+        "G" => 1 << 30,
+        _ => return Err(format!("`{text}`: unknown unit `{unit}` (use K, M or G)")),
+    };
+    n.checked_mul(factor)
+        .ok_or_else(|| format!("`{text}` is too large"))
+}
+
+/// Exit statuses (SPEC section 1).
+const EXIT_CLEAN: u8 = 0;
+const EXIT_FINDINGS: u8 = 1;
+const EXIT_ERROR: u8 = 2;
+
+pub fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Some(Command::Rules) => print_rules(),
+        Some(Command::Explain { code }) => explain(&code),
+        Some(Command::Completions { shell }) => {
+            clap_complete::generate(shell, &mut Cli::command(), "interlint", &mut io::stdout());
+            Ok(EXIT_CLEAN)
+        }
+        Some(Command::Check(args)) => check(args),
+        None => check(cli.check),
+    };
+    match result {
+        Ok(code) => ExitCode::from(code),
+        Err(e) => {
+            if e.downcast_ref::<io::Error>()
+                .is_some_and(|e| e.kind() == io::ErrorKind::BrokenPipe)
+            {
+                return ExitCode::from(EXIT_CLEAN);
+            }
+            eprintln!("error: {e:#}");
+            ExitCode::from(EXIT_ERROR)
+        }
+    }
+}
+
+fn print_rules() -> anyhow::Result<u8> {
+    let mut out = io::stdout().lock();
+    writeln!(
+        out,
+        "{:<8} {:<22} {:<10} {:<10} summary",
+        "code", "name", "surfaces", "fix"
+    )?;
+    for rule in all_rules() {
+        let m = rule.meta();
+        let fix = match m.fix {
+            registry::FixAvailability::None => "none".to_string(),
+            _ => m.fix_safety.to_string(),
+        };
+        writeln!(
+            out,
+            "{:<8} {:<22} {:<10} {:<10} {}",
+            m.code, m.name, m.surfaces, fix, m.summary
+        )?;
+    }
+    Ok(EXIT_CLEAN)
+}
+
+fn explain(code: &str) -> anyhow::Result<u8> {
+    match registry::find_rule(code) {
+        Some(rule) => {
+            print!("{}", rule.meta().doc);
+            Ok(EXIT_CLEAN)
+        }
+        None if registry::is_known_selector(&code.to_ascii_uppercase()) => {
+            anyhow::bail!(
+                "rule {code} is in the catalogue but not implemented in this version; `interlint rules` lists the rules there are"
+            )
+        }
+        None => anyhow::bail!("unknown rule `{code}`; `interlint rules` lists every rule"),
+    }
+}
+
+fn check(args: CheckArgs) -> anyhow::Result<u8> {
+    let cwd = std::env::current_dir()?;
+    for selector in args.select.iter().flatten().chain(&args.ignore) {
+        if !registry::is_known_selector(selector) {
+            anyhow::bail!("unknown rule code or prefix `{selector}` (see `interlint rules`)");
+        }
+    }
+    for prefix in &args.model_prefixes {
+        crate::config::validate_prefix(prefix).map_err(|e| anyhow::anyhow!("--model-prefix: {e}"))?;
+    }
+    let start = match (&args.stdin_filename, args.paths.first()) {
+        (Some(name), _) => name
+            .parent()
+            .filter(|p| !p.as_os_str().is_empty())
+            .unwrap_or(Path::new("."))
+            .to_path_buf(),
+        (None, Some(path)) => path.clone(),
+        (None, None) => cwd.clone(),
+    };
+    let loaded = crate::config::load(args.config.as_deref(), &start)?;
+    let overrides = Overrides {
+        select: args.select.clone(),
+        ignore: args.ignore.clone(),
+        model_prefixes: args.model_prefixes.clone(),
+        max_file_size: args.max_file_size,
+    };
+    let settings = Settings::new(&loaded, overrides, &cwd)?;
+    let options = RunOptions {
+        mode: if args.diff {
+            FixMode::Diff
+        } else if args.fix {
+            FixMode::Apply
+        } else {
+            FixMode::Check
+        },
+        unsafe_fixes: args.unsafe_fixes,
+    };
+    let threads = args.jobs.unwrap_or(0);
+    if threads > 0 {
+        // A second call in the same process (tests) finds the pool already built: harmless.
+        let _ = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build_global();
+    }
+
+    if let Some(name) = &args.stdin_filename {
+        return check_stdin(name, &settings, options, &args, &cwd);
+    }
+
+    let paths = if args.paths.is_empty() {
+        vec![PathBuf::from(".")]
+    } else {
+        args.paths.clone()
+    };
+    let walked = walk::collect(&paths, &settings, threads);
+    let mut had_error = false;
+    for error in &walked.errors {
+        eprintln!("error: {error}");
+        had_error = true;
+    }
+    let progress = progress_bar(walked.files.len(), &args);
+    let reports = run::run(&walked.files, &settings, options, &progress);
+    progress.finish_and_clear();
+    had_error |= print_notices(&reports, &cwd, args.quiet);
+    let counts = Counts::new(&reports, walked.files.len());
+    let format = args.format.unwrap_or(Format::Text);
+    let style = Style {
+        color: io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()),
+        unsafe_fixes: args.unsafe_fixes,
+    };
+    let mut out = io::stdout().lock();
+    if options.mode == FixMode::Diff {
+        let mut changed = false;
+        for report in &reports {
+            if let (Some((old, new)), Some(source)) = (&report.change, &report.text) {
+                let path = display_path(&report.path, &cwd);
+                let old = String::from_utf8_lossy(&source.encode(old)).into_owned();
+                let new = String::from_utf8_lossy(&source.encode(new)).into_owned();
+                write!(out, "{}", output::unified_diff(&path, &old, &new))?;
+                changed = true;
+            }
+        }
+        out.flush()?;
+        if !args.quiet {
+            eprintln!("{}", diff_summary(&counts));
+        }
+        return Ok(exit_code(had_error, changed, args.exit_zero));
+    }
+    let located = output::locate(&reports, &cwd);
+    if args.statistics {
+        output::write_statistics(&mut out, &located, style)?;
+    } else {
+        output::write_findings(&mut out, format, &located, &counts, style)?;
+    }
+    let summary = counts.summary(args.unsafe_fixes, options.mode == FixMode::Apply);
+    if !args.quiet {
+        match format {
+            Format::Text => writeln!(out, "{summary}")?,
+            Format::Concise => eprintln!("{summary}"),
+            Format::Json | Format::Sarif | Format::Github => {}
+        }
+    }
+    out.flush()?;
+    Ok(exit_code(had_error, counts.findings > 0, args.exit_zero))
+}
+
+fn exit_code(had_error: bool, findings: bool, exit_zero: bool) -> u8 {
+    if had_error {
+        EXIT_ERROR
+    } else if findings && !exit_zero {
+        EXIT_FINDINGS
+    } else {
+        EXIT_CLEAN
+    }
+}
+
+fn diff_summary(counts: &Counts) -> String {
+    let noun = |n: usize| if n == 1 { "finding" } else { "findings" };
+    match (counts.fixed, counts.findings) {
+        (0, 0) => "No findings.".to_string(),
+        (0, r) => format!("No fixes available ({r} {} remaining).", noun(r)),
+        (f, r) => format!("Would fix {f} {} ({r} remaining).", noun(f)),
+    }
+}
+
+/// Prints each file's notices on stderr; returns whether one was an error.
+fn print_notices(reports: &[FileReport], cwd: &Path, quiet: bool) -> bool {
+    let mut had_error = false;
+    for report in reports {
+        for notice in &report.notices {
+            let path = display_path(&report.path, cwd);
+            match notice {
+                Notice::Error(message) => {
+                    had_error = true;
+                    eprintln!("error: {path}: {message}");
+                }
+                Notice::Skipped(message) if !quiet => eprintln!("warning: {path}: {message}"),
+                Notice::Skipped(_) => {}
+            }
+        }
+    }
+    had_error
+}
+
+/// A progress bar on stderr for runs over many files, only on a terminal.
+fn progress_bar(files: usize, args: &CheckArgs) -> indicatif::ProgressBar {
+    const MANY_FILES: usize = 200;
+    if args.quiet || args.no_progress || files < MANY_FILES || !io::stderr().is_terminal() {
+        return indicatif::ProgressBar::hidden();
+    }
+    let bar =
+        indicatif::ProgressBar::with_draw_target(Some(files as u64), indicatif::ProgressDrawTarget::stderr());
+    if let Ok(style) =
+        indicatif::ProgressStyle::with_template("{spinner} checking {pos}/{len} files {wide_bar}")
+    {
+        bar.set_style(style);
+    }
+    bar
+}
+
+fn check_stdin(
+    name: &Path,
+    settings: &Settings,
+    options: RunOptions,
+    args: &CheckArgs,
+    cwd: &Path,
+) -> anyhow::Result<u8> {
+    let mut bytes = Vec::new();
+    io::stdin().read_to_end(&mut bytes)?;
+    let input = bytes.clone();
+    let report = run::check_bytes(name, bytes, settings, options, false);
+    let reports = [report];
+    let had_error = print_notices(&reports, cwd, args.quiet);
+    let report = &reports[0];
+    let counts = Counts::new(&reports, 1);
+    let style = Style {
+        color: false,
+        unsafe_fixes: args.unsafe_fixes,
+    };
+    let mut out = io::stdout().lock();
+    match options.mode {
+        FixMode::Apply => {
+            // The fixed code goes to stdout, everything else to stderr.
+            match (&report.change, &report.text) {
+                (Some((_, new)), Some(source)) => out.write_all(&source.encode(new))?,
+                _ => out.write_all(&input)?,
+            }
+            let located = output::locate(&reports, cwd);
+            let mut err = io::stderr().lock();
+            output::write_findings(&mut err, Format::Concise, &located, &counts, style)?;
+            if !args.quiet {
+                writeln!(err, "{}", counts.summary(args.unsafe_fixes, true))?;
+            }
+            Ok(exit_code(had_error, counts.findings > 0, args.exit_zero))
+        }
+        FixMode::Diff => {
+            let mut changed = false;
+            if let (Some((old, new)), Some(source)) = (&report.change, &report.text) {
+                let path = display_path(name, cwd);
+                let old = String::from_utf8_lossy(&source.encode(old)).into_owned();
+                let new = String::from_utf8_lossy(&source.encode(new)).into_owned();
+                write!(out, "{}", output::unified_diff(&path, &old, &new))?;
+                changed = true;
+            }
+            if !args.quiet {
+                eprintln!("{}", diff_summary(&counts));
+            }
+            Ok(exit_code(had_error, changed, args.exit_zero))
+        }
+        FixMode::Check => {
+            let located = output::locate(&reports, cwd);
+            let format = args.format.unwrap_or(Format::Text);
+            output::write_findings(&mut out, format, &located, &counts, style)?;
+            if !args.quiet && matches!(format, Format::Text) {
+                writeln!(out, "{}", counts.summary(args.unsafe_fixes, false))?;
+            }
+            Ok(exit_code(had_error, counts.findings > 0, args.exit_zero))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes() {
+        assert_eq!(parse_size("10"), Ok(10));
+        assert_eq!(parse_size("10K"), Ok(10 * 1024));
+        assert_eq!(parse_size("10MiB"), Ok(10 << 20));
+        assert!(parse_size("ten").is_err());
+        assert!(parse_size("1T").is_err());
+    }
+
+    #[test]
+    fn cli_is_well_formed() {
+        Cli::command().debug_assert();
+    }
+}

@@ -1,0 +1,214 @@
+//! The configuration file: `interlint.toml`, `.interlint.toml` or `[tool.interlint]` in
+//! `pyproject.toml`, found by searching upwards from the first path checked.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+
+use crate::models::ModelEntry;
+
+/// Keys of the configuration file. Unknown keys are errors, so a typo is never ignored.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct Config {
+    pub select: Option<Vec<String>>,
+    pub ignore: Option<Vec<String>>,
+    /// Globs of paths never walked into (a path named on the command line is still checked).
+    pub exclude: Option<Vec<String>>,
+    /// Glob → codes ignored in the files it matches.
+    pub per_file_ignores: Option<BTreeMap<String, Vec<String>>>,
+    pub model_prefixes: Option<Vec<String>>,
+    /// A team's own model ids, in the shape of `rules/models.toml`.
+    pub model: Option<Vec<ModelEntry>>,
+    pub max_file_size: Option<u64>,
+}
+
+/// A configuration and the file it came from.
+#[derive(Debug)]
+pub struct LoadedConfig {
+    pub config: Config,
+    pub path: Option<PathBuf>,
+}
+
+impl LoadedConfig {
+    /// The directory relative to which globs are matched.
+    pub fn root(&self) -> Option<&Path> {
+        self.path.as_deref().and_then(Path::parent)
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum ConfigError {
+    #[error("cannot read configuration file {path}: {source}")]
+    Read { path: PathBuf, source: std::io::Error },
+    #[error("invalid configuration in {path}: {message}")]
+    Invalid { path: PathBuf, message: String },
+}
+
+#[derive(Deserialize)]
+struct PyProject {
+    tool: Option<PyProjectTool>,
+}
+
+#[derive(Deserialize)]
+struct PyProjectTool {
+    interlint: Option<toml::Value>,
+}
+
+/// Loads `explicit`, or else the nearest configuration above `start`.
+pub fn load(explicit: Option<&Path>, start: &Path) -> Result<LoadedConfig, ConfigError> {
+    if let Some(path) = explicit {
+        let config = parse_file(path, is_pyproject(path))?;
+        return Ok(LoadedConfig {
+            config: config.unwrap_or_default(),
+            path: Some(path.to_path_buf()),
+        });
+    }
+    let start = std::path::absolute(start).unwrap_or_else(|_| start.to_path_buf());
+    let mut dir = if start.is_dir() {
+        Some(start.as_path())
+    } else {
+        start.parent()
+    };
+    while let Some(current) = dir {
+        for name in ["interlint.toml", ".interlint.toml", "pyproject.toml"] {
+            let candidate = current.join(name);
+            if !candidate.is_file() {
+                continue;
+            }
+            if let Some(config) = parse_file(&candidate, name == "pyproject.toml")? {
+                return Ok(LoadedConfig {
+                    config,
+                    path: Some(candidate),
+                });
+            }
+        }
+        dir = current.parent();
+    }
+    Ok(LoadedConfig {
+        config: Config::default(),
+        path: None,
+    })
+}
+
+fn is_pyproject(path: &Path) -> bool {
+    path.file_name().is_some_and(|n| n == "pyproject.toml")
+}
+
+/// `None` for a `pyproject.toml` without a `[tool.interlint]` table.
+fn parse_file(path: &Path, pyproject: bool) -> Result<Option<Config>, ConfigError> {
+    let text = std::fs::read_to_string(path).map_err(|source| ConfigError::Read {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    let invalid = |message: String| ConfigError::Invalid {
+        path: path.to_path_buf(),
+        message,
+    };
+    if !pyproject {
+        return parse_str(&text).map(Some).map_err(invalid);
+    }
+    let project: PyProject = toml::from_str(&text).map_err(|e| invalid(e.to_string()))?;
+    let Some(table) = project.tool.and_then(|t| t.interlint) else {
+        return Ok(None);
+    };
+    let config = Config::deserialize(table).map_err(|e| invalid(format!("[tool.interlint]: {e}")))?;
+    validate(&config).map_err(invalid)?;
+    Ok(Some(config))
+}
+
+/// Parses and validates the text of an `interlint.toml`.
+pub fn parse_str(text: &str) -> Result<Config, String> {
+    let config: Config = toml::from_str(text).map_err(|e| e.to_string().trim_end().to_string())?;
+    validate(&config)?;
+    Ok(config)
+}
+
+fn validate(config: &Config) -> Result<(), String> {
+    for (key, codes) in [("select", &config.select), ("ignore", &config.ignore)] {
+        for code in codes.iter().flatten() {
+            if !crate::registry::is_known_selector(code) {
+                return Err(format!("`{key}`: unknown rule code or prefix `{code}`"));
+            }
+        }
+    }
+    for (glob, codes) in config.per_file_ignores.iter().flatten() {
+        globset::Glob::new(glob).map_err(|e| format!("`per-file-ignores`: invalid glob `{glob}`: {e}"))?;
+        for code in codes {
+            if !crate::registry::is_known_selector(code) {
+                return Err(format!(
+                    "`per-file-ignores` for `{glob}`: unknown rule code or prefix `{code}`"
+                ));
+            }
+        }
+    }
+    for glob in config.exclude.iter().flatten() {
+        globset::Glob::new(glob).map_err(|e| format!("`exclude`: invalid glob `{glob}`: {e}"))?;
+    }
+    for prefix in config.model_prefixes.iter().flatten() {
+        validate_prefix(prefix).map_err(|e| format!("`model-prefixes`: {e}"))?;
+    }
+    if config.model_prefixes.as_ref().is_some_and(Vec::is_empty) {
+        return Err("`model-prefixes`: the list is empty, so no model id could ever match".into());
+    }
+    for entry in config.model.iter().flatten() {
+        if entry.id.trim().is_empty() || entry.replacement.trim().is_empty() {
+            return Err(format!(
+                "`model`: entry `{}` needs a non-empty `id` and `replacement`",
+                entry.id
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// A brand word: letters, digits, `_` and `-`, not empty.
+pub fn validate_prefix(prefix: &str) -> Result<(), String> {
+    if prefix.is_empty()
+        || !prefix
+            .chars()
+            .all(|c| c.is_alphanumeric() || c == '_' || c == '-')
+    {
+        return Err(format!(
+            "`{prefix}` is not a brand word (letters, digits, `_` or `-`)"
+        ));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn unknown_keys_are_named() {
+        let err = parse_str("selct = [\"MIG\"]\n").unwrap_err();
+        assert!(err.contains("selct"), "{err}");
+    }
+
+    #[test]
+    fn bad_codes_are_named() {
+        let err = parse_str("ignore = [\"XYZ1\"]\n").unwrap_err();
+        assert!(err.contains("`ignore`") && err.contains("XYZ1"), "{err}");
+    }
+
+    #[test]
+    fn full_config() {
+        let config = parse_str(
+            r#"
+select = ["MIG"]
+exclude = ["vendor/**"]
+model-prefixes = ["gemini"]
+[per-file-ignores]
+"docs/*.md" = ["MIG009"]
+[[model]]
+id = "acme-tuned-1"
+status = "deprecated"
+replacement = "acme-tuned-2"
+"#,
+        )
+        .unwrap();
+        assert_eq!(config.model.unwrap()[0].id, "acme-tuned-1");
+    }
+}

@@ -1,0 +1,88 @@
+//! Checking one text: parse into documents, run the rules, carry findings back to the file.
+
+use crate::diagnostic::{CellLocation, Diagnostic, Edit, Fix};
+use crate::lang::{self, Surface};
+use crate::registry::{Rule, RuleContext};
+use crate::settings::Settings;
+use crate::source::LineIndex;
+use crate::suppress;
+
+/// All findings of `rules` on a file's text, sorted by position, in the file's byte offsets.
+pub fn lint_text(
+    settings: &Settings,
+    rules: &[&'static dyn Rule],
+    surface: Surface,
+    text: &str,
+) -> Vec<Diagnostic> {
+    let file_directives = suppress::file_level(text);
+    let rules: Vec<&'static dyn Rule> = rules
+        .iter()
+        .copied()
+        .filter(|r| !suppress::file_ignores(&file_directives, r.meta().code))
+        .collect();
+    if rules.is_empty() {
+        return Vec::new();
+    }
+    // Spans of an earlier file parsed on this thread are dead from here on.
+    lang::rust::reset_thread_spans();
+    let mut out = Vec::new();
+    for doc in lang::documents(surface, text) {
+        let mut cx = RuleContext {
+            settings,
+            diagnostics: Vec::new(),
+        };
+        for rule in &rules {
+            rule.check(&doc, &mut cx);
+        }
+        if cx.diagnostics.is_empty() {
+            continue;
+        }
+        let index = LineIndex::new(&doc.text);
+        for diagnostic in cx.diagnostics {
+            if suppress::is_suppressed(&doc.text, &index, diagnostic.range.start, diagnostic.rule.code) {
+                continue;
+            }
+            out.push(match &doc.map {
+                None => diagnostic,
+                Some(map) => {
+                    let cell = doc.cell.map(|cell| {
+                        let start = index.position(&doc.text, diagnostic.range.start);
+                        let end = index.position(&doc.text, diagnostic.range.end);
+                        let first = index.line_range(start.line - 1, &doc.text).start;
+                        let last = index.line_range(end.line - 1, &doc.text).end;
+                        CellLocation {
+                            cell,
+                            start,
+                            end,
+                            lines: doc.text[first..last.max(first)].to_string(),
+                        }
+                    });
+                    to_file(diagnostic, map, cell)
+                }
+            });
+        }
+    }
+    out.sort_by(|a, b| {
+        (a.range.start, a.range.end, a.rule.code).cmp(&(b.range.start, b.range.end, b.rule.code))
+    });
+    out
+}
+
+/// Carries a finding of an embedded document to the file. A fix whose edits cannot be carried
+/// exactly is dropped; its message stays as a suggestion.
+fn to_file(mut diagnostic: Diagnostic, map: &lang::OffsetMap, cell: Option<CellLocation>) -> Diagnostic {
+    diagnostic.range = map.range(diagnostic.range.clone());
+    diagnostic.cell = cell;
+    if let Some(fix) = diagnostic.fix.take() {
+        let edits: Option<Vec<Edit>> = fix.edits.iter().map(|e| map.edit(e)).collect();
+        match edits {
+            Some(edits) => diagnostic.fix = Some(Fix::new(fix.applicability, fix.message, edits)),
+            None => {
+                if diagnostic.suggestion.is_none() {
+                    diagnostic.suggestion = Some(fix.message);
+                }
+            }
+        }
+    }
+    diagnostic
+}

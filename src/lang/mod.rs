@@ -1,0 +1,322 @@
+//! Surfaces: how each kind of file is parsed into documents the rules can read.
+//!
+//! A file yields one or more [`Document`]s. Most files are one document; a Markdown file is its
+//! prose plus one document per fenced code block, and a notebook is one document per cell. A
+//! document embedded in a file carries an [`OffsetMap`] so that findings and edits made in the
+//! document's own text land on the right bytes of the file.
+
+pub mod javascript;
+pub mod json;
+pub mod markdown;
+pub mod notebook;
+pub mod python;
+pub mod rust;
+pub mod shell;
+pub mod text;
+mod treesitter;
+
+use std::ops::Range;
+use std::path::Path;
+
+pub use treesitter::Tree;
+
+use crate::diagnostic::Edit;
+
+/// How comments are written in a text file interlint does not parse.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CommentStyle {
+    /// No comments known: every byte is text.
+    None,
+    /// `#` to the end of the line (YAML, TOML, .env, INI).
+    Hash,
+    /// `//` and `/* */` (Go, Java, C and kin).
+    Slash,
+    /// `#` or `//` at the start of a line (REST-client `.http` files).
+    LineStart,
+}
+
+/// The kinds of file interlint reads (SPEC section 4).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Surface {
+    Python,
+    Notebook,
+    JavaScript,
+    TypeScript,
+    Tsx,
+    Rust,
+    Json,
+    Shell,
+    Markdown,
+    Text(CommentStyle),
+}
+
+impl Surface {
+    /// The surface of a file, from its name.
+    pub fn from_path(path: &Path) -> Surface {
+        let name = path
+            .file_name()
+            .and_then(|n| n.to_str())
+            .unwrap_or_default()
+            .to_ascii_lowercase();
+        let ext = name.rsplit_once('.').map(|(_, e)| e).unwrap_or_default();
+        match ext {
+            "py" | "pyi" => Surface::Python,
+            "ipynb" => Surface::Notebook,
+            "js" | "mjs" | "cjs" | "jsx" => Surface::JavaScript,
+            "ts" | "mts" | "cts" => Surface::TypeScript,
+            "tsx" => Surface::Tsx,
+            "rs" => Surface::Rust,
+            "json" | "jsonc" => Surface::Json,
+            "sh" | "bash" | "zsh" => Surface::Shell,
+            "md" | "mdx" | "markdown" => Surface::Markdown,
+            "http" | "rest" => Surface::Text(CommentStyle::LineStart),
+            _ => Surface::Text(text_comment_style(&name, ext)),
+        }
+    }
+
+    /// The surface of a Markdown code block, from the first word of its info string.
+    pub fn from_info_string(info: &str) -> Surface {
+        let lang = info
+            .trim_start_matches('{')
+            .trim_start_matches('.')
+            .split(|c: char| c.is_whitespace() || c == ',' || c == '}' || c == '{')
+            .next()
+            .unwrap_or_default()
+            .to_ascii_lowercase();
+        match lang.as_str() {
+            "python" | "py" | "python3" | "ipython" | "ipython3" | "pycon" => Surface::Python,
+            "javascript" | "js" | "jsx" | "mjs" | "cjs" | "node" => Surface::JavaScript,
+            "typescript" | "ts" | "mts" | "cts" => Surface::TypeScript,
+            "tsx" => Surface::Tsx,
+            "rust" | "rs" => Surface::Rust,
+            "json" | "jsonc" => Surface::Json,
+            "sh" | "bash" | "shell" | "zsh" | "console" | "shell-session" | "shellsession" => Surface::Shell,
+            "http" | "rest" => Surface::Text(CommentStyle::LineStart),
+            "yaml" | "yml" | "toml" | "env" | "dotenv" | "ini" | "dockerfile" | "ruby" | "rb" | "r" => {
+                Surface::Text(CommentStyle::Hash)
+            }
+            "go" | "java" | "kotlin" | "kt" | "c" | "cpp" | "c++" | "csharp" | "cs" | "swift" | "dart"
+            | "scala" | "php" => Surface::Text(CommentStyle::Slash),
+            _ => Surface::Text(CommentStyle::None),
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Surface::Python => "Python",
+            Surface::Notebook => "Notebook",
+            Surface::JavaScript => "JavaScript",
+            Surface::TypeScript => "TypeScript",
+            Surface::Tsx => "TSX",
+            Surface::Rust => "Rust",
+            Surface::Json => "JSON",
+            Surface::Shell => "Shell",
+            Surface::Markdown => "Markdown",
+            Surface::Text(_) => "Text",
+        }
+    }
+}
+
+fn text_comment_style(name: &str, ext: &str) -> CommentStyle {
+    match ext {
+        "yaml" | "yml" | "toml" | "env" | "ini" | "cfg" | "conf" | "properties" | "rb" | "r" | "pl"
+        | "tf" | "hcl" | "dockerfile" => CommentStyle::Hash,
+        "go" | "java" | "kt" | "kts" | "c" | "h" | "cc" | "cpp" | "hpp" | "cs" | "swift" | "dart"
+        | "scala" | "php" | "groovy" | "gradle" => CommentStyle::Slash,
+        _ if name == "dockerfile" || name == "makefile" || name.starts_with(".env") => CommentStyle::Hash,
+        "txt" if name.starts_with("requirements") || name.starts_with("constraints") => CommentStyle::Hash,
+        _ => CommentStyle::None,
+    }
+}
+
+/// Where a document's bytes lie in its file.
+///
+/// Segments are runs of bytes that are identical in the document and in the file; an edit can be
+/// carried to the file only when it lies within one segment. `json_string` says the file holds
+/// the document inside JSON strings, so replacement text is escaped on the way.
+#[derive(Clone, Debug, Default)]
+pub struct OffsetMap {
+    segments: Vec<Segment>,
+    json_string: bool,
+    /// Multi-line replacement text would need the file's per-line prefixes (indentation of a
+    /// Markdown list, say); such edits are refused.
+    single_line_edits: bool,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Segment {
+    doc: usize,
+    file: usize,
+    len: usize,
+}
+
+impl OffsetMap {
+    pub fn new(json_string: bool, single_line_edits: bool) -> Self {
+        OffsetMap {
+            segments: Vec::new(),
+            json_string,
+            single_line_edits,
+        }
+    }
+
+    /// Records that `len` bytes at `doc` in the document are the bytes at `file` in the file.
+    pub fn push(&mut self, doc: usize, file: usize, len: usize) {
+        if let Some(last) = self.segments.last_mut()
+            && last.doc + last.len == doc
+            && last.file + last.len == file
+        {
+            last.len += len;
+            return;
+        }
+        if len > 0 {
+            self.segments.push(Segment { doc, file, len });
+        }
+    }
+
+    /// The file offset of a document offset; an offset between segments (inside an escape
+    /// sequence) goes to the start of the next segment.
+    pub fn offset(&self, pos: usize) -> usize {
+        let i = self.segments.partition_point(|s| s.doc + s.len < pos);
+        match self.segments.get(i) {
+            Some(s) if pos >= s.doc => s.file + (pos - s.doc),
+            Some(s) => s.file,
+            None => self.segments.last().map_or(0, |s| s.file + s.len),
+        }
+    }
+
+    pub fn range(&self, range: Range<usize>) -> Range<usize> {
+        let start = self.offset(range.start);
+        let end = self.offset(range.end).max(start);
+        start..end
+    }
+
+    /// The edit on the file's bytes, when the document's edit can be carried over exactly.
+    pub fn edit(&self, edit: &Edit) -> Option<Edit> {
+        let segment = self
+            .segments
+            .iter()
+            .find(|s| s.doc <= edit.range.start && edit.range.end <= s.doc + s.len)?;
+        if self.single_line_edits && edit.content.contains('\n') {
+            return None;
+        }
+        let start = segment.file + (edit.range.start - segment.doc);
+        let end = segment.file + (edit.range.end - segment.doc);
+        let content = if self.json_string {
+            json::escape_string_content(&edit.content)
+        } else {
+            edit.content.clone()
+        };
+        Some(Edit::replace(start..end, content))
+    }
+}
+
+/// One document of a file, parsed.
+pub struct Document {
+    pub surface: Surface,
+    pub text: String,
+    pub syntax: Syntax,
+    /// Byte ranges where model ids and URLs can appear as data: string literals in code, the
+    /// text outside comments elsewhere.
+    pub scan_regions: Vec<Range<usize>>,
+    /// `None` for a document that is the whole file.
+    pub map: Option<OffsetMap>,
+    /// For a notebook cell: its 1-based index.
+    pub cell: Option<usize>,
+    /// Syntax errors found by the parser; fixes may not add to them.
+    pub syntax_errors: usize,
+}
+
+/// The parse result a rule can walk.
+pub enum Syntax {
+    TreeSitter(Tree),
+    Rust(Box<syn::File>),
+    None,
+}
+
+impl Document {
+    fn whole(
+        surface: Surface,
+        text: String,
+        syntax: Syntax,
+        scan_regions: Vec<Range<usize>>,
+        syntax_errors: usize,
+    ) -> Self {
+        Document {
+            surface,
+            text,
+            syntax,
+            scan_regions,
+            map: None,
+            cell: None,
+            syntax_errors,
+        }
+    }
+}
+
+/// Parses one text of a surface into its documents.
+pub fn documents(surface: Surface, text: &str) -> Vec<Document> {
+    match surface {
+        Surface::Python => vec![python::parse(text.to_string())],
+        Surface::JavaScript | Surface::TypeScript | Surface::Tsx => {
+            vec![javascript::parse(surface, text.to_string())]
+        }
+        Surface::Rust => vec![rust::parse(text.to_string())],
+        Surface::Json => vec![json::parse(text.to_string())],
+        Surface::Shell => vec![shell::parse(text.to_string())],
+        Surface::Text(style) => vec![text::parse(style, text.to_string())],
+        Surface::Markdown => markdown::documents(text),
+        Surface::Notebook => notebook::documents(text),
+    }
+}
+
+/// Parses an embedded text (a code block, a notebook cell) as a surface's document.
+pub fn embedded(surface: Surface, text: String, map: OffsetMap, cell: Option<usize>) -> Vec<Document> {
+    let mut docs = match surface {
+        Surface::Markdown => markdown::documents(&text),
+        Surface::Notebook => Vec::new(),
+        _ => documents(surface, &text),
+    };
+    for doc in &mut docs {
+        doc.cell = cell;
+        doc.map = Some(match doc.map.take() {
+            // A document nested twice (a code block in a notebook's Markdown cell) maps through
+            // both maps.
+            Some(inner) => compose(&inner, &map),
+            None => map.clone(),
+        });
+    }
+    docs
+}
+
+fn compose(inner: &OffsetMap, outer: &OffsetMap) -> OffsetMap {
+    let mut map = OffsetMap::new(
+        outer.json_string || inner.json_string,
+        outer.single_line_edits || inner.single_line_edits,
+    );
+    for s in &inner.segments {
+        // Split the inner segment where the outer map breaks.
+        let mut done = 0;
+        while done < s.len {
+            let mid = s.file + done;
+            let Some(o) = outer
+                .segments
+                .iter()
+                .find(|o| o.doc <= mid && mid < o.doc + o.len)
+            else {
+                break;
+            };
+            let take = (s.len - done).min(o.doc + o.len - mid);
+            map.push(s.doc + done, o.file + (mid - o.doc), take);
+            done += take;
+        }
+    }
+    map
+}
+
+/// The number of syntax errors of a whole file, summed over its documents.
+pub fn syntax_errors(surface: Surface, text: &str) -> usize {
+    match surface {
+        Surface::Notebook if serde_json::from_str::<serde_json::Value>(text).is_err() => usize::MAX / 2,
+        _ => documents(surface, text).iter().map(|d| d.syntax_errors).sum(),
+    }
+}

@@ -1,0 +1,157 @@
+//! Jupyter notebooks (`.ipynb`): code cells as Python, Markdown cells as Markdown.
+//!
+//! The notebook is parsed as JSON with spans kept; each cell's `source` strings are decoded into
+//! one document whose map points back into those strings, so a fix rewrites the cell in place
+//! and the notebook stays valid JSON. Outputs and metadata are never read as code.
+
+use tree_sitter::Node;
+
+use super::Document;
+use super::treesitter::{self, Grammar};
+use super::{CommentStyle, OffsetMap, Surface, json};
+
+pub fn documents(text: &str) -> Vec<Document> {
+    let Some(tree) = treesitter::parse(Grammar::Json, text) else {
+        return Vec::new();
+    };
+    let Some(root) = tree.root_node().named_child(0).filter(|n| n.kind() == "object") else {
+        return Vec::new();
+    };
+    let code_surface = match kernel_language(root, text).as_deref() {
+        None | Some("python") => Surface::Python,
+        Some(_) => Surface::Text(CommentStyle::None),
+    };
+    let Some(cells) = member(root, text, "cells").filter(|n| n.kind() == "array") else {
+        return Vec::new();
+    };
+    let mut docs = Vec::new();
+    let mut cursor = cells.walk();
+    for (index, cell) in cells
+        .named_children(&mut cursor)
+        .filter(|n| n.kind() == "object")
+        .enumerate()
+    {
+        let surface = match member(cell, text, "cell_type")
+            .map(|n| string_value(n, text))
+            .as_deref()
+        {
+            Some("code") => code_surface,
+            Some("markdown") => Surface::Markdown,
+            _ => continue,
+        };
+        let Some(source) = member(cell, text, "source") else {
+            continue;
+        };
+        let (mut content, map) = decode_source(source, text);
+        if surface == Surface::Python {
+            comment_out_magics(&mut content);
+        }
+        docs.extend(super::embedded(surface, content, map, Some(index + 1)));
+    }
+    docs
+}
+
+/// `metadata.kernelspec.language` or `metadata.language_info.name`, lower-cased.
+fn kernel_language(root: Node, text: &str) -> Option<String> {
+    let metadata = member(root, text, "metadata")?;
+    let language = member(metadata, text, "kernelspec")
+        .and_then(|k| member(k, text, "language"))
+        .or_else(|| member(metadata, text, "language_info").and_then(|l| member(l, text, "name")))?;
+    Some(string_value(language, text).to_ascii_lowercase())
+}
+
+/// The value of the member `key` of a JSON object node.
+fn member<'t>(object: Node<'t>, text: &str, key: &str) -> Option<Node<'t>> {
+    let mut cursor = object.walk();
+    object
+        .named_children(&mut cursor)
+        .filter(|n| n.kind() == "pair")
+        .find(|pair| {
+            pair.child_by_field_name("key")
+                .is_some_and(|k| string_value(k, text) == key)
+        })?
+        .child_by_field_name("value")
+}
+
+fn string_value(node: Node, text: &str) -> String {
+    if node.kind() != "string" {
+        return String::new();
+    }
+    let (inner, start) = string_inner(node, text);
+    let mut scratch = OffsetMap::new(true, false);
+    json::decode_string_content(inner, start, 0, &mut scratch)
+}
+
+/// The text between a string node's quotes, and where it starts.
+fn string_inner<'a>(node: Node, text: &'a str) -> (&'a str, usize) {
+    let range = node.byte_range();
+    let start = (range.start + 1).min(range.end);
+    let end = range.end.saturating_sub(1).max(start);
+    (text.get(start..end).unwrap_or_default(), start)
+}
+
+/// A cell's source: one string, or an array of strings joined.
+fn decode_source(source: Node, text: &str) -> (String, OffsetMap) {
+    let mut map = OffsetMap::new(true, false);
+    let mut content = String::new();
+    let push = |node: Node, content: &mut String, map: &mut OffsetMap| {
+        let (inner, start) = string_inner(node, text);
+        let decoded = json::decode_string_content(inner, start, content.len(), map);
+        content.push_str(&decoded);
+    };
+    match source.kind() {
+        "string" => push(source, &mut content, &mut map),
+        "array" => {
+            let mut cursor = source.walk();
+            for item in source
+                .named_children(&mut cursor)
+                .filter(|n| n.kind() == "string")
+            {
+                push(item, &mut content, &mut map);
+            }
+        }
+        _ => {}
+    }
+    (content, map)
+}
+
+/// IPython magics (`%pip`, `!ls`) are not Python: turn their first character into `#` so they
+/// parse as comments, keeping every offset.
+fn comment_out_magics(content: &mut String) {
+    let mut starts = Vec::new();
+    let mut at = 0;
+    for line in content.split_inclusive('\n') {
+        let trimmed = line.trim_start();
+        if trimmed.starts_with(['%', '!', '?']) {
+            starts.push(at + (line.len() - trimmed.len()));
+        }
+        at += line.len();
+    }
+    for start in starts {
+        content.replace_range(start..start + 1, "#");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cells_are_documents() {
+        let text = r##"{"cells": [
+ {"cell_type": "markdown", "metadata": {}, "source": ["# Title\n", "text"]},
+ {"cell_type": "code", "metadata": {}, "outputs": [{"text": "x = 'out'"}], "source": ["!pip install x\n", "y = \"in\""]}
+], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}"##;
+        let docs = documents(text);
+        assert_eq!(docs.len(), 2);
+        assert_eq!(docs[0].surface, Surface::Markdown);
+        assert_eq!(docs[0].cell, Some(1));
+        assert_eq!(docs[1].surface, Surface::Python);
+        assert_eq!(docs[1].cell, Some(2));
+        assert_eq!(docs[1].text, "#pip install x\ny = \"in\"");
+        assert_eq!(docs[1].syntax_errors, 0);
+        let inner = docs[1].text.find("in\"").unwrap();
+        let map = docs[1].map.as_ref().unwrap();
+        assert_eq!(&text[map.range(inner..inner + 2)], "in");
+    }
+}

@@ -1,0 +1,123 @@
+//! Shared tree-sitter plumbing: one parser per language and thread, error counting, and the
+//! collection of nodes by kind.
+
+use std::cell::RefCell;
+use std::ops::Range;
+
+pub use tree_sitter::Tree;
+use tree_sitter::{Language, Node, Parser};
+
+/// The tree-sitter grammars interlint uses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Grammar {
+    Python,
+    JavaScript,
+    TypeScript,
+    Tsx,
+    Json,
+    Bash,
+}
+
+impl Grammar {
+    fn language(self) -> Language {
+        match self {
+            Grammar::Python => tree_sitter_python::LANGUAGE.into(),
+            Grammar::JavaScript => tree_sitter_javascript::LANGUAGE.into(),
+            Grammar::TypeScript => tree_sitter_typescript::LANGUAGE_TYPESCRIPT.into(),
+            Grammar::Tsx => tree_sitter_typescript::LANGUAGE_TSX.into(),
+            Grammar::Json => tree_sitter_json::LANGUAGE.into(),
+            Grammar::Bash => tree_sitter_bash::LANGUAGE.into(),
+        }
+    }
+
+    fn index(self) -> usize {
+        self as usize
+    }
+}
+
+const GRAMMARS: usize = 6;
+
+thread_local! {
+    static PARSERS: RefCell<[Option<Parser>; GRAMMARS]> = const { RefCell::new([None, None, None, None, None, None]) };
+}
+
+/// Parses `text`; `None` only if the grammar could not be loaded or parsing was cancelled.
+pub fn parse(grammar: Grammar, text: &str) -> Option<Tree> {
+    PARSERS.with(|cell| {
+        let mut parsers = cell.borrow_mut();
+        let slot = &mut parsers[grammar.index()];
+        if slot.is_none() {
+            let mut parser = Parser::new();
+            parser.set_language(&grammar.language()).ok()?;
+            *slot = Some(parser);
+        }
+        slot.as_mut()?.parse(text, None)
+    })
+}
+
+/// ERROR and MISSING nodes in a tree.
+pub fn count_errors(tree: &Tree) -> usize {
+    let root = tree.root_node();
+    if !root.has_error() {
+        return 0;
+    }
+    let mut count = 0;
+    visit(root, &mut |node| {
+        if node.is_error() || node.is_missing() {
+            count += 1;
+        }
+        node.has_error()
+    });
+    count
+}
+
+/// Depth-first walk; `f` returns whether to descend into the node's children.
+pub fn visit<'t>(node: Node<'t>, f: &mut dyn FnMut(Node<'t>) -> bool) {
+    let mut cursor = node.walk();
+    let mut descend = f(cursor.node());
+    loop {
+        if descend && cursor.goto_first_child() {
+            descend = f(cursor.node());
+            continue;
+        }
+        loop {
+            if cursor.goto_next_sibling() {
+                descend = f(cursor.node());
+                break;
+            }
+            if !cursor.goto_parent() {
+                return;
+            }
+        }
+    }
+}
+
+/// Byte ranges of every node whose kind is in `kinds`, not descending into them.
+pub fn ranges_of_kinds(tree: &Tree, kinds: &[&str]) -> Vec<Range<usize>> {
+    let mut ranges = Vec::new();
+    visit(tree.root_node(), &mut |node| {
+        if kinds.contains(&node.kind()) {
+            ranges.push(node.byte_range());
+            false
+        } else {
+            true
+        }
+    });
+    ranges
+}
+
+/// The complement of `holes` within `0..len`, for "everything but the comments".
+pub fn complement(len: usize, holes: &[Range<usize>]) -> Vec<Range<usize>> {
+    let mut regions = Vec::new();
+    let mut at = 0;
+    for hole in holes {
+        if hole.start > at {
+            regions.push(at..hole.start);
+        }
+        at = at.max(hole.end);
+    }
+    if at < len {
+        regions.push(at..len);
+    }
+    regions
+}

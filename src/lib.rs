@@ -1,0 +1,20 @@
+//! interlint: a migration linter and rewriter for the interactions endpoint.
+//!
+//! The engine runs walk → read → prefilter → parse → rules → diagnostics → fixes → output.
+
+pub mod cli;
+pub mod config;
+pub mod diagnostic;
+pub mod engine;
+pub mod fix;
+pub mod lang;
+pub mod models;
+pub mod output;
+pub mod registry;
+pub mod rules;
+pub mod run;
+pub mod settings;
+pub mod source;
+pub mod suppress;
+pub mod walk;
+pub mod write;

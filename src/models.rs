@@ -1,0 +1,280 @@
+//! The model table (`rules/models.toml`) and the whole-token matcher built from it.
+
+use std::ops::Range;
+
+use aho_corasick::{AhoCorasick, MatchKind};
+use regex::Regex;
+use serde::Deserialize;
+
+/// The built-in table, embedded at build time.
+pub const BUILTIN_MODELS: &str = include_str!("../rules/models.toml");
+
+/// The neutral brand word the table is written with.
+pub const NEUTRAL_PREFIX: &str = "model";
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ModelStatus {
+    Deprecated,
+    MigrationRecommended,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ModelEntry {
+    pub id: String,
+    pub status: ModelStatus,
+    pub replacement: String,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+struct ModelFile {
+    newest_generation: Vec<String>,
+    version_suffixes: Vec<String>,
+    model: Vec<ModelEntry>,
+}
+
+/// Every known model id with its status and replacement, plus the newest generation.
+#[derive(Clone, Debug)]
+pub struct ModelTable {
+    pub entries: Vec<ModelEntry>,
+    pub newest_generation: Vec<String>,
+    pub version_suffixes: Vec<String>,
+}
+
+impl ModelTable {
+    pub fn builtin() -> anyhow::Result<Self> {
+        let file: ModelFile = toml::from_str(BUILTIN_MODELS)
+            .map_err(|e| anyhow::anyhow!("the built-in model table rules/models.toml is invalid: {e}"))?;
+        Ok(ModelTable {
+            entries: file.model,
+            newest_generation: file.newest_generation,
+            version_suffixes: file.version_suffixes,
+        })
+    }
+
+    /// Adds a team's own entries; an entry with a known id replaces the built-in one.
+    pub fn extend(&mut self, extra: Vec<ModelEntry>) {
+        for entry in extra {
+            match self.entries.iter_mut().find(|e| e.id == entry.id) {
+                Some(existing) => *existing = entry,
+                None => self.entries.push(entry),
+            }
+        }
+    }
+}
+
+/// Writes a table id with a concrete brand prefix: `model-2.0-flash` + `gemini` →
+/// `gemini-2.0-flash`. Ids that do not start with the neutral word are used as they are.
+pub fn with_prefix(id: &str, prefix: &str) -> String {
+    match id
+        .strip_prefix(NEUTRAL_PREFIX)
+        .filter(|rest| rest.starts_with('-'))
+    {
+        Some(rest) => format!("{prefix}{rest}"),
+        None => id.to_string(),
+    }
+}
+
+/// One model id found in a text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ModelMatch {
+    /// The whole token, version suffix included, `models/` excluded.
+    pub range: Range<usize>,
+    pub entry: usize,
+    /// The brand prefix written in the text.
+    pub prefix: String,
+}
+
+/// Finds model ids as whole tokens (SPEC 3.2).
+pub struct ModelMatcher {
+    automaton: AhoCorasick,
+    /// Pattern index → (entry index, prefix).
+    patterns: Vec<(usize, String)>,
+    /// The written forms of every id, for the prefilter.
+    pub spellings: Vec<String>,
+    suffix: Regex,
+}
+
+impl ModelMatcher {
+    pub fn new(table: &ModelTable, prefixes: &[String]) -> anyhow::Result<Self> {
+        let mut spellings = Vec::new();
+        let mut patterns = Vec::new();
+        for (index, entry) in table.entries.iter().enumerate() {
+            let mut seen = Vec::new();
+            for prefix in prefixes {
+                let spelled = with_prefix(&entry.id, prefix);
+                if seen.contains(&spelled) {
+                    continue;
+                }
+                seen.push(spelled.clone());
+                let written_prefix =
+                    if spelled == entry.id && !entry.id.starts_with(&format!("{NEUTRAL_PREFIX}-")) {
+                        String::new()
+                    } else {
+                        prefix.clone()
+                    };
+                spellings.push(spelled);
+                patterns.push((index, written_prefix));
+            }
+        }
+        let automaton = AhoCorasick::builder()
+            .match_kind(MatchKind::LeftmostLongest)
+            .build(&spellings)?;
+        let alternatives = if table.version_suffixes.is_empty() {
+            "(?:$^)".to_string()
+        } else {
+            table
+                .version_suffixes
+                .iter()
+                .map(|s| format!("(?:{s})"))
+                .collect::<Vec<_>>()
+                .join("|")
+        };
+        let suffix = Regex::new(&format!("^(?:{alternatives})"))
+            .map_err(|e| anyhow::anyhow!("invalid version suffix pattern: {e}"))?;
+        Ok(ModelMatcher {
+            automaton,
+            patterns,
+            spellings,
+            suffix,
+        })
+    }
+
+    /// Every model id inside `region` of `text`. Boundaries are judged on the whole text, so a
+    /// region may be the inside of a string literal.
+    pub fn find(&self, text: &str, region: Range<usize>) -> Vec<ModelMatch> {
+        let mut found = Vec::new();
+        let Some(haystack) = text.get(region.clone()) else {
+            return found;
+        };
+        for m in self.automaton.find_iter(haystack) {
+            let start = region.start + m.start();
+            let end = region.start + m.end();
+            if !boundary_before(text, start) {
+                continue;
+            }
+            let Some(token_end) = self.token_end(text, end, region.end) else {
+                continue;
+            };
+            let (entry, prefix) = &self.patterns[m.pattern().as_usize()];
+            found.push(ModelMatch {
+                range: start..token_end,
+                entry: *entry,
+                prefix: prefix.clone(),
+            });
+        }
+        found
+    }
+
+    /// Where the token that starts with an id ending at `end` ends: after a version suffix when
+    /// there is one; `None` when the id continues into a longer name.
+    fn token_end(&self, text: &str, end: usize, limit: usize) -> Option<usize> {
+        if boundary_after(text, end) {
+            return Some(end);
+        }
+        let rest = text.get(end..limit)?;
+        let suffix = self.suffix.find(rest)?;
+        let token_end = end + suffix.end();
+        boundary_after(text, token_end).then_some(token_end)
+    }
+}
+
+fn is_word_char(c: char) -> bool {
+    c.is_alphanumeric() || c == '_'
+}
+
+/// SPEC 3.2: the character before an id is not a letter, digit, `_`, `.` or `/` (except the
+/// `models/` resource prefix), nor a `-` that follows a letter or digit.
+fn boundary_before(text: &str, start: usize) -> bool {
+    let before = &text[..start];
+    if before.ends_with("models/") {
+        return true;
+    }
+    let mut chars = before.chars().rev();
+    match chars.next() {
+        None => true,
+        Some(c) if is_word_char(c) || c == '.' || c == '/' => false,
+        Some('-') => !chars.next().is_some_and(char::is_alphanumeric),
+        Some(_) => true,
+    }
+}
+
+/// SPEC 3.2: the character after an id is not a letter, digit or `_`, nor a `-` or `.` that
+/// continues the name.
+fn boundary_after(text: &str, end: usize) -> bool {
+    let mut chars = text[end..].chars();
+    match chars.next() {
+        None => true,
+        Some(c) if is_word_char(c) => false,
+        Some('-' | '.') => !chars.next().is_some_and(is_word_char),
+        Some(_) => true,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn matcher() -> (ModelTable, ModelMatcher) {
+        let table = ModelTable::builtin().unwrap();
+        let prefixes = vec!["model".to_string(), "gemini".to_string()];
+        let matcher = ModelMatcher::new(&table, &prefixes).unwrap();
+        (table, matcher)
+    }
+
+    fn ids(text: &str) -> Vec<(String, String)> {
+        let (table, matcher) = matcher();
+        matcher
+            .find(text, 0..text.len())
+            .into_iter()
+            .map(|m| (text[m.range].to_string(), table.entries[m.entry].id.clone()))
+            .collect()
+    }
+
+    #[test]
+    fn whole_tokens_only() {
+        assert_eq!(
+            ids("model-2.0-flash"),
+            [("model-2.0-flash".into(), "model-2.0-flash".into())]
+        );
+        assert_eq!(ids("model-2.0-flash-lite")[0].1, "model-2.0-flash-lite");
+        assert!(ids("my-model-2.0-flash").is_empty());
+        assert!(ids("model-2.0-flashy").is_empty());
+        assert!(ids("model-2.0-flash-proxy").is_empty());
+        assert!(ids("model-2.0-flash.v2").is_empty());
+        assert!(ids("xgemini-2.0-flash").is_empty());
+        assert!(ids("gemini-1.5-flash-8b").is_empty());
+        assert!(ids("a.gemini-2.0-flash").is_empty());
+        assert!(ids("gemini_2_0_flash").is_empty());
+    }
+
+    #[test]
+    fn variants_are_reported_as_their_base_id() {
+        assert_eq!(ids("\"gemini-1.5-flash-002\"")[0].0, "gemini-1.5-flash-002");
+        assert_eq!(ids("gemini-1.5-pro-latest")[0].1, "model-1.5-pro");
+        assert_eq!(ids("gemini-2.0-flash-exp")[0].0, "gemini-2.0-flash-exp");
+        assert_eq!(ids("gemini-1.5-flash-exp-0827")[0].0, "gemini-1.5-flash-exp-0827");
+        assert_eq!(
+            ids("models/gemini-2.0-flash:generateContent")[0].0,
+            "gemini-2.0-flash"
+        );
+        assert_eq!(ids("${MODEL:-model-2.5-pro}")[0].0, "model-2.5-pro");
+        assert_eq!(ids("Use gemini-2.0-flash.")[0].0, "gemini-2.0-flash");
+        assert_eq!(ids("gemini-2.0-flash-001-x").len(), 0);
+    }
+
+    #[test]
+    fn prefixes_are_recorded() {
+        let (_, matcher) = matcher();
+        let text = "gemini-2.5-pro and model-2.5-pro";
+        let found = matcher.find(text, 0..text.len());
+        assert_eq!(found[0].prefix, "gemini");
+        assert_eq!(found[1].prefix, "model");
+        assert_eq!(
+            with_prefix("model-3.1-pro-preview", "gemini"),
+            "gemini-3.1-pro-preview"
+        );
+    }
+}

@@ -1,0 +1,50 @@
+//! `json`: one stable JSON object, documented in the README.
+
+use std::io::{self, Write};
+
+use serde_json::{Value, json};
+
+use super::{Counts, Located};
+
+pub fn write(out: &mut dyn Write, located: &[Located], counts: &Counts) -> io::Result<()> {
+    let findings: Vec<Value> = located.iter().map(finding).collect();
+    let document = json!({
+        "version": 1,
+        "findings": findings,
+        "summary": {
+            "files_scanned": counts.files_scanned,
+            "findings": counts.findings,
+            "fixable": counts.fixable,
+            "unsafe_fixable": counts.unsafe_fixable,
+        },
+    });
+    serde_json::to_writer_pretty(&mut *out, &document)?;
+    writeln!(out)
+}
+
+fn finding(l: &Located) -> Value {
+    let d = l.diagnostic;
+    let fix = d.fix.as_ref().map(|fix| {
+        let edits: Vec<Value> = l
+            .edits
+            .iter()
+            .map(|(start, end, content)| json!({"start": start, "end": end, "content": content}))
+            .collect();
+        json!({
+            "applicability": fix.applicability.as_str(),
+            "message": fix.message,
+            "edits": edits,
+        })
+    });
+    json!({
+        "code": d.rule.code,
+        "name": d.rule.name,
+        "severity": d.severity.as_str(),
+        "message": d.message,
+        "path": l.path,
+        "start": l.start,
+        "end": l.end,
+        "fix": fix,
+        "suggestion": d.suggestion,
+    })
+}

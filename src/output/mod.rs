@@ -1,0 +1,238 @@
+//! Output formats, one file each, over the same located findings.
+
+mod concise;
+mod github;
+mod json;
+mod sarif;
+mod statistics;
+mod text;
+
+use std::io::{self, Write};
+use std::path::Path;
+
+use crate::diagnostic::{Applicability, Diagnostic};
+use crate::run::FileReport;
+use crate::source::{LineIndex, Position};
+use crate::walk::display_path;
+
+pub use statistics::write_statistics;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    /// One annotated block per finding, with the source line and help.
+    Text,
+    /// One line per finding.
+    Concise,
+    /// One JSON object (schema in the README).
+    Json,
+    /// SARIF 2.1.0, for GitHub code scanning.
+    Sarif,
+    /// GitHub Actions workflow commands.
+    Github,
+}
+
+/// How findings are shown.
+#[derive(Clone, Copy, Debug)]
+pub struct Style {
+    pub color: bool,
+    /// `[*]` also marks findings with an unsafe fix.
+    pub unsafe_fixes: bool,
+}
+
+/// A finding with its path and positions resolved for display.
+pub struct Located<'a> {
+    pub path: String,
+    pub diagnostic: &'a Diagnostic,
+    pub start: Position,
+    pub end: Position,
+    /// Source lines from the finding's first line to its last, and the first line's number.
+    pub lines: &'a str,
+    pub first_line: usize,
+    /// The span within `lines`.
+    pub span: std::ops::Range<usize>,
+    /// Each edit of the fix, with positions.
+    pub edits: Vec<(Position, Position, &'a str)>,
+}
+
+impl Located<'_> {
+    /// `path:line:col` (`path:cell N:line:col` in a notebook).
+    pub fn location(&self) -> String {
+        match &self.diagnostic.cell {
+            Some(cell) => format!(
+                "{}:cell {}:{}:{}",
+                self.path, cell.cell, cell.start.line, cell.start.column
+            ),
+            None => format!("{}:{}:{}", self.path, self.start.line, self.start.column),
+        }
+    }
+
+    pub fn fixable(&self, style: Style) -> bool {
+        self.diagnostic.applicable_fix(style.unsafe_fixes).is_some()
+    }
+}
+
+/// Every finding of the reports, in report order then position.
+pub fn locate<'a>(reports: &'a [FileReport], cwd: &Path) -> Vec<Located<'a>> {
+    let mut located = Vec::new();
+    for report in reports {
+        let Some(source) = &report.text else {
+            continue;
+        };
+        if report.diagnostics.is_empty() {
+            continue;
+        }
+        let text = source.text.as_str();
+        let index = LineIndex::new(text);
+        let path = display_path(&report.path, cwd);
+        for diagnostic in &report.diagnostics {
+            let start = index.position(text, diagnostic.range.start);
+            let end = index.position(text, diagnostic.range.end);
+            let edits = diagnostic
+                .fix
+                .iter()
+                .flat_map(|f| &f.edits)
+                .map(|e| {
+                    (
+                        index.position(text, e.range.start),
+                        index.position(text, e.range.end),
+                        e.content.as_str(),
+                    )
+                })
+                .collect();
+            let (lines, first_line, span) = match &diagnostic.cell {
+                Some(cell) => {
+                    let len = cell.lines.len();
+                    let start_col = byte_of_column(&cell.lines, cell.start.column);
+                    let last_line_start = cell.lines.rfind('\n').map_or(0, |i| i + 1);
+                    let end_col =
+                        last_line_start + byte_of_column(&cell.lines[last_line_start..], cell.end.column);
+                    (
+                        cell.lines.as_str(),
+                        cell.start.line,
+                        start_col.min(len)..end_col.min(len).max(start_col.min(len)),
+                    )
+                }
+                None => {
+                    let first = index.line_range(start.line - 1, text).start;
+                    let last = index.line_range(end.line - 1, text).end.max(first);
+                    let span_start = diagnostic.range.start.clamp(first, last) - first;
+                    let span_end = diagnostic.range.end.clamp(first, last) - first;
+                    (
+                        &text[first..last],
+                        start.line,
+                        span_start..span_end.max(span_start),
+                    )
+                }
+            };
+            located.push(Located {
+                path: path.clone(),
+                diagnostic,
+                start,
+                end,
+                lines,
+                first_line,
+                span,
+                edits,
+            });
+        }
+    }
+    located
+}
+
+fn byte_of_column(line: &str, column: usize) -> usize {
+    line.char_indices()
+        .nth(column.saturating_sub(1))
+        .map_or(line.len(), |(i, _)| i)
+}
+
+/// Counts for the summary.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Counts {
+    pub files_scanned: usize,
+    pub findings: usize,
+    pub fixable: usize,
+    pub unsafe_fixable: usize,
+    pub fixed: usize,
+}
+
+impl Counts {
+    pub fn new(reports: &[FileReport], files_scanned: usize) -> Self {
+        let mut counts = Counts {
+            files_scanned,
+            ..Counts::default()
+        };
+        for report in reports {
+            counts.fixed += report.fixed;
+            for d in &report.diagnostics {
+                counts.findings += 1;
+                match d.fix.as_ref().map(|f| f.applicability) {
+                    Some(Applicability::Safe) => counts.fixable += 1,
+                    Some(Applicability::Unsafe) => counts.unsafe_fixable += 1,
+                    None => {}
+                }
+            }
+        }
+        counts
+    }
+
+    /// `Found N findings (K fixable with --fix, U more with --unsafe-fixes).`
+    pub fn summary(&self, unsafe_fixes: bool, fixing: bool) -> String {
+        let noun = |n: usize| if n == 1 { "finding" } else { "findings" };
+        if fixing && self.fixed > 0 {
+            let total = self.findings + self.fixed;
+            return format!(
+                "Found {total} {} ({} fixed, {} remaining).",
+                noun(total),
+                self.fixed,
+                self.findings
+            );
+        }
+        if self.findings == 0 {
+            return "All checks passed.".to_string();
+        }
+        let (fixable, more) = if unsafe_fixes {
+            (self.fixable + self.unsafe_fixable, 0)
+        } else {
+            (self.fixable, self.unsafe_fixable)
+        };
+        let mut parts = Vec::new();
+        if fixable > 0 {
+            parts.push(format!("{fixable} fixable with --fix"));
+        }
+        if more > 0 {
+            parts.push(format!("{more} more with --unsafe-fixes"));
+        }
+        let detail = if parts.is_empty() {
+            String::new()
+        } else {
+            format!(" ({})", parts.join(", "))
+        };
+        format!("Found {} {}{detail}.", self.findings, noun(self.findings))
+    }
+}
+
+/// Writes the findings in a format.
+pub fn write_findings(
+    out: &mut dyn Write,
+    format: Format,
+    located: &[Located],
+    counts: &Counts,
+    style: Style,
+) -> io::Result<()> {
+    match format {
+        Format::Text => text::write(out, located, style),
+        Format::Concise => concise::write(out, located, style),
+        Format::Json => json::write(out, located, counts),
+        Format::Sarif => sarif::write(out, located),
+        Format::Github => github::write(out, located),
+    }
+}
+
+/// A unified diff of one file, with `a/` and `b/` prefixes so `git apply` takes it.
+pub fn unified_diff(path: &str, old: &str, new: &str) -> String {
+    let diff = similar::TextDiff::from_lines(old, new);
+    diff.unified_diff()
+        .context_radius(3)
+        .header(&format!("a/{path}"), &format!("b/{path}"))
+        .to_string()
+}

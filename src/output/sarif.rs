@@ -1,0 +1,130 @@
+//! `sarif`: SARIF 2.1.0 as GitHub code scanning takes it: every rule with its help, relative
+//! URIs under `%SRCROOT%`, columns in Unicode code points (declared), fixes included.
+
+use std::io::{self, Write};
+
+use serde_json::{Value, json};
+
+use super::Located;
+use crate::registry::{RuleMeta, all_rules};
+use crate::source::Position;
+
+pub fn write(out: &mut dyn Write, located: &[Located]) -> io::Result<()> {
+    let rules = all_rules();
+    let descriptors: Vec<Value> = rules.iter().map(|r| descriptor(r.meta())).collect();
+    let results: Vec<Value> = located
+        .iter()
+        .map(|l| {
+            let index = rules.iter().position(|r| r.meta().code == l.diagnostic.rule.code);
+            result(l, index)
+        })
+        .collect();
+    let document = json!({
+        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+        "version": "2.1.0",
+        "runs": [{
+            "tool": {
+                "driver": {
+                    "name": "interlint",
+                    "informationUri": env!("CARGO_PKG_REPOSITORY"),
+                    "semanticVersion": env!("CARGO_PKG_VERSION"),
+                    "rules": descriptors,
+                }
+            },
+            "columnKind": "unicodeCodePoints",
+            "originalUriBaseIds": {"%SRCROOT%": {"description": {"text": "The folder interlint was run from."}}},
+            "results": results,
+        }],
+    });
+    serde_json::to_writer_pretty(&mut *out, &document)?;
+    writeln!(out)
+}
+
+fn descriptor(meta: &RuleMeta) -> Value {
+    json!({
+        "id": meta.code,
+        "name": meta.name,
+        "shortDescription": {"text": meta.summary},
+        "fullDescription": {"text": what_it_does(meta.doc)},
+        "help": {"text": meta.doc, "markdown": meta.doc},
+        "properties": {"fix": meta.fix.as_str()},
+    })
+}
+
+/// The "What it does" section of a rule's page.
+fn what_it_does(doc: &str) -> String {
+    let after = doc.split_once("## What it does").map_or(doc, |(_, rest)| rest);
+    let section = after.split("\n## ").next().unwrap_or_default();
+    section.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+fn region(start: Position, end: Position) -> Value {
+    json!({
+        "startLine": start.line,
+        "startColumn": start.column,
+        "endLine": end.line,
+        "endColumn": end.column,
+    })
+}
+
+fn artifact(path: &str) -> Value {
+    if path.starts_with('/') {
+        json!({"uri": format!("file://{}", encode_uri(path))})
+    } else {
+        json!({"uri": encode_uri(path), "uriBaseId": "%SRCROOT%"})
+    }
+}
+
+fn encode_uri(path: &str) -> String {
+    let mut out = String::with_capacity(path.len());
+    for c in path.chars() {
+        match c {
+            '\\' => out.push('/'),
+            ' ' | '%' | '#' | '?' | '[' | ']' => out.push_str(&format!("%{:02X}", c as u32)),
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
+fn result(l: &Located, rule_index: Option<usize>) -> Value {
+    let d = l.diagnostic;
+    let mut result = json!({
+        "ruleId": d.rule.code,
+        "level": d.severity.as_str(),
+        "message": {"text": d.message},
+        "locations": [{
+            "physicalLocation": {
+                "artifactLocation": artifact(&l.path),
+                "region": region(l.start, l.end),
+            }
+        }],
+    });
+    if let Some(index) = rule_index {
+        result["ruleIndex"] = json!(index);
+    }
+    if let Some(fix) = &d.fix {
+        let replacements: Vec<Value> = l
+            .edits
+            .iter()
+            .map(|(start, end, content)| json!({"deletedRegion": region(*start, *end), "insertedContent": {"text": content}}))
+            .collect();
+        result["fixes"] = json!([{
+            "description": {"text": format!("{} ({} fix)", fix.message, fix.applicability.as_str())},
+            "artifactChanges": [{"artifactLocation": artifact(&l.path), "replacements": replacements}],
+        }]);
+    }
+    result
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn uris() {
+        assert_eq!(encode_uri("a b/c#.py"), "a%20b/c%23.py");
+        assert_eq!(artifact("/x/y")["uri"], "file:///x/y");
+        assert_eq!(artifact("x/y")["uriBaseId"], "%SRCROOT%");
+    }
+}

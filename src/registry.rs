@@ -1,0 +1,157 @@
+//! The rule registry: every rule's metadata, its documentation page, and rule selection.
+
+use crate::diagnostic::Diagnostic;
+use crate::lang::Document;
+use crate::settings::Settings;
+
+/// Whether a rule's findings carry fixes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FixAvailability {
+    None,
+    Sometimes,
+    Always,
+}
+
+impl FixAvailability {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            FixAvailability::None => "none",
+            FixAvailability::Sometimes => "sometimes",
+            FixAvailability::Always => "always",
+        }
+    }
+}
+
+/// What `interlint rules` and `interlint explain` print, and what SARIF's rule list carries.
+#[derive(Debug)]
+pub struct RuleMeta {
+    pub code: &'static str,
+    pub name: &'static str,
+    /// One sentence: what the rule finds.
+    pub summary: &'static str,
+    pub surfaces: &'static str,
+    pub fix: FixAvailability,
+    /// Safety of the fix when there is one: "safe", "unsafe" or "safe or unsafe".
+    pub fix_safety: &'static str,
+    /// The documentation page (Markdown), from `rules/docs/CODE.md`.
+    pub doc: &'static str,
+}
+
+/// What a rule gets while checking one document.
+pub struct RuleContext<'a> {
+    pub settings: &'a Settings,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl RuleContext<'_> {
+    pub fn report(&mut self, diagnostic: Diagnostic) {
+        self.diagnostics.push(diagnostic);
+    }
+}
+
+pub trait Rule: Send + Sync {
+    fn meta(&self) -> &'static RuleMeta;
+
+    /// Words of which at least one appears in any file this rule can report on; a file with none
+    /// of the enabled rules' words is never parsed.
+    fn triggers(&self, settings: &Settings) -> Vec<String>;
+
+    /// Reports findings on one document; ranges and edits are in the document's own text.
+    fn check(&self, doc: &Document, cx: &mut RuleContext);
+}
+
+/// Every rule interlint has, in code order.
+pub fn all_rules() -> &'static [&'static dyn Rule] {
+    crate::rules::ALL
+}
+
+pub fn find_rule(code: &str) -> Option<&'static dyn Rule> {
+    all_rules()
+        .iter()
+        .copied()
+        .find(|r| r.meta().code.eq_ignore_ascii_case(code))
+}
+
+/// Whether `selector` names a rule code or a code prefix that interlint knows, now or in its
+/// catalogue (`MIG`, `MIG009`, `MAN001`, `ALL`).
+pub fn is_known_selector(selector: &str) -> bool {
+    if selector == "ALL" || all_rules().iter().any(|r| r.meta().code.starts_with(selector)) {
+        return true;
+    }
+    let Some(digits) = ["MIG", "MAN", "MCP"]
+        .iter()
+        .find_map(|p| selector.strip_prefix(p))
+    else {
+        return false;
+    };
+    digits.len() <= 3 && digits.bytes().all(|b| b.is_ascii_digit())
+}
+
+fn matches(selector: &str, code: &str) -> bool {
+    selector == "ALL" || code.starts_with(selector)
+}
+
+/// The rules enabled by `select` (all when empty) minus `ignore`. The most specific selector
+/// wins, as in ruff: `--select MIG009 --ignore MIG` keeps MIG009.
+pub fn select_rules(select: &[String], ignore: &[String]) -> Vec<&'static dyn Rule> {
+    all_rules()
+        .iter()
+        .copied()
+        .filter(|rule| {
+            let code = rule.meta().code;
+            let selected = select.iter().filter(|s| matches(s, code)).map(|s| s.len()).max();
+            let selected = if select.is_empty() { Some(0) } else { selected };
+            let ignored = ignore.iter().filter(|s| matches(s, code)).map(|s| s.len()).max();
+            match (selected, ignored) {
+                (Some(s), Some(i)) => s > i,
+                (Some(_), None) => true,
+                (None, _) => false,
+            }
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn codes(select: &[&str], ignore: &[&str]) -> Vec<&'static str> {
+        let s: Vec<String> = select.iter().map(|s| s.to_string()).collect();
+        let i: Vec<String> = ignore.iter().map(|s| s.to_string()).collect();
+        select_rules(&s, &i).iter().map(|r| r.meta().code).collect()
+    }
+
+    #[test]
+    fn selection() {
+        assert_eq!(codes(&[], &[]), ["MIG009"]);
+        assert_eq!(codes(&["MIG"], &[]), ["MIG009"]);
+        assert!(codes(&["MIG"], &["MIG009"]).is_empty());
+        assert_eq!(codes(&["MIG009"], &["MIG"]), ["MIG009"]);
+        assert!(codes(&["MAN"], &[]).is_empty());
+    }
+
+    #[test]
+    fn selectors() {
+        assert!(is_known_selector("MIG"));
+        assert!(is_known_selector("MIG001"));
+        assert!(is_known_selector("ALL"));
+        assert!(!is_known_selector("XYZ"));
+        assert!(!is_known_selector("MIG0001"));
+        assert!(!is_known_selector("mig009"));
+    }
+
+    #[test]
+    fn every_rule_has_a_doc_page() {
+        for rule in all_rules() {
+            let meta = rule.meta();
+            assert!(
+                meta.doc.starts_with(&format!("# {} {}", meta.code, meta.name)),
+                "{}",
+                meta.code
+            );
+            for section in ["## What it does", "## Why", "## Example", "## Fix safety"] {
+                assert!(meta.doc.contains(section), "{} lacks {section}", meta.code);
+            }
+        }
+    }
+}

@@ -1,0 +1,212 @@
+//! One run over many files: read, prefilter, check or fix, in parallel.
+
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::path::{Path, PathBuf};
+
+use rayon::prelude::*;
+
+use crate::diagnostic::Diagnostic;
+use crate::fix::{self, FixStatus};
+use crate::lang::Surface;
+use crate::settings::Settings;
+use crate::source::SourceText;
+use crate::walk::describe_io;
+
+/// What a run does with fixes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum FixMode {
+    /// Report only.
+    #[default]
+    Check,
+    /// Apply fixes and write the files.
+    Apply,
+    /// Compute fixes and show them as a diff; write nothing.
+    Diff,
+}
+
+#[derive(Clone, Copy, Debug, Default)]
+pub struct RunOptions {
+    pub mode: FixMode,
+    pub unsafe_fixes: bool,
+}
+
+/// A message about a file that is not a finding.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Notice {
+    /// Skipped, as documented (binary, not UTF-8, too large).
+    Skipped(String),
+    /// Something went wrong: the run exits with status 2.
+    Error(String),
+}
+
+/// The outcome for one file.
+#[derive(Debug, Default)]
+pub struct FileReport {
+    pub path: PathBuf,
+    /// The text the findings refer to (after fixing, when fixes were written).
+    pub text: Option<SourceText>,
+    pub diagnostics: Vec<Diagnostic>,
+    /// Fixes applied (or, under `--diff`, that would be applied).
+    pub fixed: usize,
+    /// Under `--diff` or for standard input: the original and fixed text.
+    pub change: Option<(String, String)>,
+    pub notices: Vec<Notice>,
+}
+
+impl FileReport {
+    fn notice(path: &Path, notice: Notice) -> Self {
+        FileReport {
+            path: path.to_path_buf(),
+            notices: vec![notice],
+            ..FileReport::default()
+        }
+    }
+}
+
+/// Checks every file, in parallel; reports come back in the order of `files`.
+pub fn run(
+    files: &[PathBuf],
+    settings: &Settings,
+    options: RunOptions,
+    progress: &indicatif::ProgressBar,
+) -> Vec<FileReport> {
+    files
+        .par_iter()
+        .map(|path| {
+            let report = check_path(path, settings, options);
+            progress.inc(1);
+            report
+        })
+        .collect()
+}
+
+fn check_path(path: &Path, settings: &Settings, options: RunOptions) -> FileReport {
+    match std::fs::metadata(path) {
+        Ok(m) if m.len() > settings.max_file_size => {
+            return FileReport::notice(
+                path,
+                Notice::Skipped(format!(
+                    "skipped: {} bytes is over the --max-file-size of {} bytes",
+                    m.len(),
+                    settings.max_file_size
+                )),
+            );
+        }
+        Ok(_) => {}
+        Err(e) => {
+            return FileReport::notice(path, Notice::Error(format!("cannot read: {}", describe_io(&e))));
+        }
+    }
+    let bytes = match std::fs::read(path) {
+        Ok(b) => b,
+        Err(e) => {
+            return FileReport::notice(path, Notice::Error(format!("cannot read: {}", describe_io(&e))));
+        }
+    };
+    check_bytes(path, bytes, settings, options, true)
+}
+
+/// Checks one file's contents; with `write`, fixes go back to `path`.
+pub fn check_bytes(
+    path: &Path,
+    bytes: Vec<u8>,
+    settings: &Settings,
+    options: RunOptions,
+    write: bool,
+) -> FileReport {
+    if !settings.may_have_findings(&bytes) {
+        return FileReport {
+            path: path.to_path_buf(),
+            ..FileReport::default()
+        };
+    }
+    if memchr_nul(&bytes) {
+        return FileReport::notice(path, Notice::Skipped("skipped: binary file".into()));
+    }
+    let original = bytes.clone();
+    let Some(source) = SourceText::decode(bytes) else {
+        return FileReport::notice(path, Notice::Skipped("skipped: not valid UTF-8".into()));
+    };
+    let outcome = catch_unwind(AssertUnwindSafe(|| {
+        check_source(path, &original, source, settings, options, write)
+    }));
+    outcome.unwrap_or_else(|panic| {
+        let what = panic
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| panic.downcast_ref::<String>().cloned())
+            .unwrap_or_default();
+        FileReport::notice(
+            path,
+            Notice::Error(format!(
+                "internal error while checking this file ({what}); please report it at the interlint issue tracker"
+            )),
+        )
+    })
+}
+
+fn memchr_nul(bytes: &[u8]) -> bool {
+    bytes.contains(&0)
+}
+
+fn check_source(
+    path: &Path,
+    original: &[u8],
+    source: SourceText,
+    settings: &Settings,
+    options: RunOptions,
+    write: bool,
+) -> FileReport {
+    let surface = Surface::from_path(path);
+    let rules = settings.rules_for(path);
+    let mut report = FileReport {
+        path: path.to_path_buf(),
+        ..FileReport::default()
+    };
+    if options.mode == FixMode::Check {
+        report.diagnostics = crate::engine::lint_text(settings, &rules, surface, &source.text);
+        report.text = Some(source);
+        return report;
+    }
+    let outcome = fix::fix_text(
+        settings,
+        &rules,
+        surface,
+        &source.text,
+        source.line_ending,
+        options.unsafe_fixes,
+    );
+    match &outcome.status {
+        FixStatus::Done => {}
+        FixStatus::NotConverged { rules } => report.notices.push(Notice::Error(format!(
+            "fixes did not converge after {} passes (rules {}); the file was not changed",
+            fix::MAX_PASSES,
+            rules.join(", ")
+        ))),
+        FixStatus::InvalidSyntax => report.notices.push(Notice::Error(
+            "fix skipped: would produce invalid syntax; the file was not changed".into(),
+        )),
+    }
+    report.fixed = outcome.fixed;
+    report.diagnostics = outcome.remaining;
+    if outcome.text != source.text {
+        if options.mode == FixMode::Apply
+            && write
+            && let Err(e) = crate::write::write_atomic(path, original, &source.encode(&outcome.text))
+        {
+            report.notices.push(Notice::Error(format!("{e:#}")));
+            // Nothing was written: the findings are those of the file as it is.
+            report.fixed = 0;
+            report.diagnostics = crate::engine::lint_text(settings, &rules, surface, &source.text);
+            report.text = Some(source);
+            return report;
+        }
+        report.change = Some((source.text.clone(), outcome.text.clone()));
+    }
+    // The remaining findings refer to the fixed text (under --diff: the text as it would be).
+    report.text = Some(SourceText {
+        text: outcome.text,
+        ..source
+    });
+    report
+}

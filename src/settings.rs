@@ -1,0 +1,137 @@
+//! Everything a check needs, resolved once from the command line and the configuration.
+
+use std::path::{Path, PathBuf};
+
+use aho_corasick::AhoCorasick;
+use globset::{Glob, GlobMatcher, GlobSet, GlobSetBuilder};
+
+use crate::config::LoadedConfig;
+use crate::models::{ModelMatcher, ModelTable};
+use crate::registry::{self, Rule};
+
+pub const DEFAULT_PREFIXES: &[&str] = &["model", "gemini"];
+pub const DEFAULT_MAX_FILE_SIZE: u64 = 10 * 1024 * 1024;
+
+/// Choices of the command line that shape the settings.
+#[derive(Debug, Default)]
+pub struct Overrides {
+    pub select: Option<Vec<String>>,
+    pub ignore: Vec<String>,
+    pub model_prefixes: Vec<String>,
+    pub max_file_size: Option<u64>,
+}
+
+pub struct Settings {
+    pub models: ModelTable,
+    pub matcher: ModelMatcher,
+    pub rules: Vec<&'static dyn Rule>,
+    /// One search for the trigger words of every enabled rule.
+    pub prefilter: Option<AhoCorasick>,
+    pub exclude: GlobSet,
+    per_file_ignores: Vec<(GlobMatcher, Vec<String>)>,
+    /// Where globs are anchored: the configuration's folder, else the current one.
+    pub root: PathBuf,
+    pub max_file_size: u64,
+}
+
+impl Settings {
+    pub fn new(loaded: &LoadedConfig, overrides: Overrides, cwd: &Path) -> anyhow::Result<Self> {
+        let config = &loaded.config;
+        let mut models = ModelTable::builtin()?;
+        models.extend(config.model.clone().unwrap_or_default());
+        let prefixes: Vec<String> = if !overrides.model_prefixes.is_empty() {
+            overrides.model_prefixes.clone()
+        } else if let Some(p) = &config.model_prefixes {
+            p.clone()
+        } else {
+            DEFAULT_PREFIXES.iter().map(|s| s.to_string()).collect()
+        };
+        let matcher = ModelMatcher::new(&models, &prefixes)?;
+        let select = overrides
+            .select
+            .clone()
+            .or_else(|| config.select.clone())
+            .unwrap_or_default();
+        let mut ignore = config.ignore.clone().unwrap_or_default();
+        ignore.extend(overrides.ignore.iter().cloned());
+        let rules = registry::select_rules(&select, &ignore);
+        let root = loaded.root().map_or_else(|| cwd.to_path_buf(), Path::to_path_buf);
+        let mut exclude = GlobSetBuilder::new();
+        for glob in config.exclude.iter().flatten() {
+            exclude.add(Glob::new(glob)?);
+        }
+        let mut per_file_ignores = Vec::new();
+        for (glob, codes) in config.per_file_ignores.iter().flatten() {
+            per_file_ignores.push((Glob::new(glob)?.compile_matcher(), codes.clone()));
+        }
+        let mut settings = Settings {
+            models,
+            matcher,
+            rules,
+            prefilter: None,
+            exclude: exclude.build()?,
+            per_file_ignores,
+            root,
+            max_file_size: overrides
+                .max_file_size
+                .or(config.max_file_size)
+                .unwrap_or(DEFAULT_MAX_FILE_SIZE),
+        };
+        let triggers: Vec<String> = settings
+            .rules
+            .iter()
+            .flat_map(|r| r.triggers(&settings))
+            .collect();
+        settings.prefilter = if triggers.is_empty() {
+            None
+        } else {
+            Some(AhoCorasick::new(&triggers)?)
+        };
+        Ok(settings)
+    }
+
+    /// Whether a file's bytes contain a trigger word of an enabled rule.
+    pub fn may_have_findings(&self, bytes: &[u8]) -> bool {
+        self.prefilter.as_ref().is_some_and(|p| p.is_match(bytes))
+    }
+
+    /// The path as globs see it: relative to the root when under it.
+    fn relative<'p>(&self, path: &'p Path) -> &'p Path {
+        let absolute = path.strip_prefix(&self.root).ok();
+        absolute.unwrap_or(path)
+    }
+
+    /// Whether a walked path matches an `exclude` glob (by its relative path or its name).
+    pub fn is_excluded(&self, path: &Path) -> bool {
+        if self.exclude.is_empty() {
+            return false;
+        }
+        let absolute = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+        let relative = self.relative(&absolute);
+        self.exclude.is_match(relative) || path.file_name().is_some_and(|n| self.exclude.is_match(n))
+    }
+
+    /// The enabled rules minus those `per-file-ignores` turns off for this path.
+    pub fn rules_for(&self, path: &Path) -> Vec<&'static dyn Rule> {
+        if self.per_file_ignores.is_empty() {
+            return self.rules.clone();
+        }
+        let absolute = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+        let relative = self.relative(&absolute);
+        let ignored: Vec<&String> = self
+            .per_file_ignores
+            .iter()
+            .filter(|(glob, _)| glob.is_match(relative) || path.file_name().is_some_and(|n| glob.is_match(n)))
+            .flat_map(|(_, codes)| codes)
+            .collect();
+        self.rules
+            .iter()
+            .copied()
+            .filter(|rule| {
+                !ignored
+                    .iter()
+                    .any(|c| rule.meta().code.starts_with(c.as_str()) || c.as_str() == "ALL")
+            })
+            .collect()
+    }
+}

@@ -1,0 +1,158 @@
+//! A file's text as interlint sees it: decoded, without its byte-order mark, with a line index
+//! for turning byte offsets into the 1-based line and character columns users read.
+
+use std::ops::Range;
+
+/// Line ending style of a file, kept when fixes are written back.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LineEnding {
+    Lf,
+    CrLf,
+}
+
+/// A 1-based line and column; the column counts Unicode scalar values.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, serde::Serialize)]
+pub struct Position {
+    pub line: usize,
+    pub column: usize,
+}
+
+/// Start offsets of every line of a text.
+#[derive(Clone, Debug)]
+pub struct LineIndex {
+    starts: Vec<usize>,
+}
+
+impl LineIndex {
+    pub fn new(text: &str) -> Self {
+        let mut starts = vec![0];
+        starts.extend(memchr_newlines(text.as_bytes()).map(|i| i + 1));
+        LineIndex { starts }
+    }
+
+    /// Zero-based index of the line holding `offset`.
+    pub fn line_of(&self, offset: usize) -> usize {
+        match self.starts.binary_search(&offset) {
+            Ok(i) => i,
+            Err(i) => i - 1,
+        }
+    }
+
+    /// Byte range of the zero-based line `line`, without its line terminator.
+    pub fn line_range(&self, line: usize, text: &str) -> Range<usize> {
+        let start = self.starts.get(line).copied().unwrap_or(text.len());
+        let mut end = self.starts.get(line + 1).copied().unwrap_or(text.len());
+        let bytes = text.as_bytes();
+        if end > start && bytes.get(end - 1) == Some(&b'\n') {
+            end -= 1;
+        }
+        if end > start && bytes.get(end - 1) == Some(&b'\r') {
+            end -= 1;
+        }
+        start..end
+    }
+
+    pub fn line_count(&self) -> usize {
+        self.starts.len()
+    }
+
+    /// 1-based line and character column of `offset` (clamped to the text).
+    pub fn position(&self, text: &str, offset: usize) -> Position {
+        let offset = floor_char_boundary(text, offset.min(text.len()));
+        let line = self.line_of(offset);
+        let start = self.starts[line];
+        let column = text[start..offset].chars().count() + 1;
+        Position {
+            line: line + 1,
+            column,
+        }
+    }
+}
+
+fn memchr_newlines(bytes: &[u8]) -> impl Iterator<Item = usize> + '_ {
+    bytes
+        .iter()
+        .enumerate()
+        .filter(|(_, b)| **b == b'\n')
+        .map(|(i, _)| i)
+}
+
+/// The largest char boundary not above `offset`.
+pub fn floor_char_boundary(text: &str, mut offset: usize) -> usize {
+    while offset > 0 && !text.is_char_boundary(offset) {
+        offset -= 1;
+    }
+    offset
+}
+
+/// The decoded contents of one file.
+#[derive(Clone, Debug)]
+pub struct SourceText {
+    /// The text without a leading byte-order mark.
+    pub text: String,
+    pub has_bom: bool,
+    pub line_ending: LineEnding,
+}
+
+pub const BOM: &str = "\u{feff}";
+
+impl SourceText {
+    /// Decodes file contents. `None` when the bytes are not UTF-8.
+    pub fn decode(bytes: Vec<u8>) -> Option<Self> {
+        let text = String::from_utf8(bytes).ok()?;
+        Some(Self::from_string(text))
+    }
+
+    pub fn from_string(mut text: String) -> Self {
+        let has_bom = text.starts_with(BOM);
+        if has_bom {
+            text.drain(..BOM.len());
+        }
+        let line_ending = match text.find('\n') {
+            Some(i) if i > 0 && text.as_bytes()[i - 1] == b'\r' => LineEnding::CrLf,
+            _ => LineEnding::Lf,
+        };
+        SourceText {
+            text,
+            has_bom,
+            line_ending,
+        }
+    }
+
+    /// The bytes to write back for a new text: the byte-order mark restored.
+    pub fn encode(&self, text: &str) -> Vec<u8> {
+        let mut out = Vec::with_capacity(text.len() + 3);
+        if self.has_bom {
+            out.extend_from_slice(BOM.as_bytes());
+        }
+        out.extend_from_slice(text.as_bytes());
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn positions_count_characters() {
+        let text = "ab\ncafé x\r\nz";
+        let index = LineIndex::new(text);
+        assert_eq!(index.position(text, 0), Position { line: 1, column: 1 });
+        assert_eq!(index.position(text, 3), Position { line: 2, column: 1 });
+        // "x" follows "café " whose é is two bytes.
+        let x = text.find('x').unwrap();
+        assert_eq!(index.position(text, x), Position { line: 2, column: 6 });
+        assert_eq!(index.line_range(1, text), 3..10);
+        assert_eq!(index.position(text, text.len()), Position { line: 3, column: 2 });
+    }
+
+    #[test]
+    fn bom_and_crlf_are_detected() {
+        let source = SourceText::decode(b"\xEF\xBB\xBFa\r\nb".to_vec()).unwrap();
+        assert!(source.has_bom);
+        assert_eq!(source.line_ending, LineEnding::CrLf);
+        assert_eq!(source.text, "a\r\nb");
+        assert_eq!(source.encode("x"), b"\xEF\xBB\xBFx");
+    }
+}
