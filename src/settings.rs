@@ -32,6 +32,8 @@ pub struct Settings {
     /// Where globs are anchored: the configuration's folder, else the current one.
     pub root: PathBuf,
     pub max_file_size: u64,
+    /// The dedicated configuration file in use: it defines a team's ids, so it is not checked.
+    pub config_file: Option<PathBuf>,
 }
 
 impl Settings {
@@ -47,13 +49,16 @@ impl Settings {
             DEFAULT_PREFIXES.iter().map(|s| s.to_string()).collect()
         };
         let matcher = ModelMatcher::new(&models, &prefixes)?;
-        let select = overrides
-            .select
-            .clone()
-            .or_else(|| config.select.clone())
-            .unwrap_or_default();
-        let mut ignore = config.ignore.clone().unwrap_or_default();
-        ignore.extend(overrides.ignore.iter().cloned());
+        // As in ruff, a `--select` on the command line starts the selection afresh; otherwise
+        // the command line's `--ignore` adds to the configuration's.
+        let (select, ignore) = match &overrides.select {
+            Some(select) => (select.clone(), overrides.ignore.clone()),
+            None => {
+                let mut ignore = config.ignore.clone().unwrap_or_default();
+                ignore.extend(overrides.ignore.iter().cloned());
+                (config.select.clone().unwrap_or_default(), ignore)
+            }
+        };
         let rules = registry::select_rules(&select, &ignore);
         let root = loaded.root().map_or_else(|| cwd.to_path_buf(), Path::to_path_buf);
         let mut exclude = GlobSetBuilder::new();
@@ -72,6 +77,11 @@ impl Settings {
             exclude: exclude.build()?,
             per_file_ignores,
             root,
+            config_file: loaded
+                .path
+                .as_ref()
+                .filter(|p| p.file_name().is_some_and(|n| n != "pyproject.toml"))
+                .and_then(|p| std::fs::canonicalize(p).ok()),
             max_file_size: overrides
                 .max_file_size
                 .or(config.max_file_size)
@@ -99,6 +109,13 @@ impl Settings {
     fn relative<'p>(&self, path: &'p Path) -> &'p Path {
         let absolute = path.strip_prefix(&self.root).ok();
         absolute.unwrap_or(path)
+    }
+
+    /// Whether `path` is the configuration file in use.
+    pub fn is_config_file(&self, path: &Path) -> bool {
+        self.config_file
+            .as_ref()
+            .is_some_and(|c| std::fs::canonicalize(path).is_ok_and(|p| &p == c))
     }
 
     /// Whether a walked path matches an `exclude` glob (by its relative path or its name).

@@ -55,7 +55,7 @@ pub fn collect(paths: &[PathBuf], settings: &Settings, threads: usize) -> Walked
                 if entry.depth() > 0 && settings.is_excluded(entry.path()) {
                     return WalkState::Skip;
                 }
-                if entry.file_type().is_some_and(|t| t.is_file()) {
+                if entry.file_type().is_some_and(|t| t.is_file()) && !settings.is_config_file(entry.path()) {
                     push(files, entry.into_path());
                 }
                 WalkState::Continue

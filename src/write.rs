@@ -12,14 +12,11 @@ pub fn write_atomic(path: &Path, original: &[u8], contents: &[u8]) -> anyhow::Re
     let target = std::fs::canonicalize(path).with_context(|| format!("cannot resolve {}", path.display()))?;
     let metadata = std::fs::metadata(&target).with_context(|| format!("cannot read {}", path.display()))?;
     if metadata.permissions().readonly() {
-        bail!("{} is read-only; its fixes were not written", path.display());
+        bail!("the file is read-only; its fixes were not written");
     }
     let current = std::fs::read(&target).with_context(|| format!("cannot read {}", path.display()))?;
     if current != original {
-        bail!(
-            "{} changed on disk while interlint was running; its fixes were not written",
-            path.display()
-        );
+        bail!("the file changed on disk while interlint was running; its fixes were not written");
     }
     let dir = target.parent().unwrap_or_else(|| Path::new("."));
     let mut temp = tempfile::NamedTempFile::new_in(dir)

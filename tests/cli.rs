@@ -1,0 +1,420 @@
+//! The command line as users run it: exit codes, formats, and the safety of `--fix`.
+
+use std::fs;
+use std::os::unix::fs::PermissionsExt;
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+
+use std::io::Write;
+
+const PY: &str = "from google import genai\n\nclient = genai.Client()\nresp = client.models.generate_content(model=\"gemini-2.0-flash\", contents=\"hi\")\nname = \"gemini-2.5-pro\"\n";
+
+fn interlint(dir: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_interlint"))
+        .args(args)
+        .current_dir(dir)
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("the binary runs")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn tree(files: &[(&str, &str)]) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().expect("temp dir");
+    for (name, text) in files {
+        let path = dir.path().join(name);
+        fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
+        fs::write(path, text).expect("write");
+    }
+    dir
+}
+
+#[test]
+fn text_format_and_exit_code_1() {
+    let dir = tree(&[("app.py", PY)]);
+    let o = interlint(dir.path(), &["check", "."]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    insta::assert_snapshot!("text", stdout(&o));
+}
+
+#[test]
+fn default_command_is_check() {
+    let dir = tree(&[("app.py", PY)]);
+    let o = interlint(dir.path(), &["--format", "concise"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(stdout(&o).lines().count(), 2);
+}
+
+#[test]
+fn concise_is_one_line_per_finding() {
+    let dir = tree(&[("app.py", PY)]);
+    let o = interlint(dir.path(), &["--format", "concise", "app.py"]);
+    insta::assert_snapshot!("concise", stdout(&o));
+    assert_eq!(stderr(&o).trim(), "Found 2 findings (2 fixable with --fix).");
+}
+
+#[test]
+fn json_format() {
+    let dir = tree(&[("app.py", PY)]);
+    let o = interlint(dir.path(), &["--format", "json", "app.py"]);
+    assert_eq!(o.status.code(), Some(1));
+    let value: serde_json::Value = serde_json::from_slice(&o.stdout).expect("valid JSON");
+    assert_eq!(value["version"], 1);
+    assert_eq!(value["summary"]["findings"], 2);
+    insta::assert_snapshot!("json", stdout(&o));
+}
+
+#[test]
+fn sarif_format() {
+    let dir = tree(&[("src/app.py", PY)]);
+    let o = interlint(dir.path(), &["--format", "sarif"]);
+    let value: serde_json::Value = serde_json::from_slice(&o.stdout).expect("valid JSON");
+    assert_eq!(value["version"], "2.1.0");
+    let run = &value["runs"][0];
+    assert!(
+        run["tool"]["driver"]["rules"][0]["help"]["text"]
+            .as_str()
+            .is_some_and(|t| t.contains("Fix safety"))
+    );
+    let location = &run["results"][0]["locations"][0]["physicalLocation"];
+    assert_eq!(location["artifactLocation"]["uri"], "src/app.py");
+    assert_eq!(location["artifactLocation"]["uriBaseId"], "%SRCROOT%");
+    assert_eq!(location["region"]["startLine"], 4);
+    assert_eq!(location["region"]["startColumn"], 46);
+    let replacement = &run["results"][0]["fixes"][0]["artifactChanges"][0]["replacements"][0];
+    assert_eq!(replacement["insertedContent"]["text"], "gemini-3.5-flash");
+}
+
+#[test]
+fn github_format() {
+    let dir = tree(&[("app.py", PY)]);
+    let o = interlint(dir.path(), &["--format", "github", "app.py"]);
+    insta::assert_snapshot!("github", stdout(&o));
+}
+
+#[test]
+fn statistics() {
+    let dir = tree(&[("app.py", PY)]);
+    let o = interlint(dir.path(), &["--statistics", "app.py"]);
+    assert!(
+        stdout(&o).starts_with("2\tMIG009\t[*] deprecated-model-id\n"),
+        "{}",
+        stdout(&o)
+    );
+}
+
+#[test]
+fn clean_tree_exits_0() {
+    let dir = tree(&[("app.py", "import requests\nprint(requests.get(url).text)\n")]);
+    let o = interlint(dir.path(), &[]);
+    assert_eq!(o.status.code(), Some(0));
+    assert_eq!(stdout(&o).trim(), "All checks passed.");
+}
+
+#[test]
+fn exit_zero_and_quiet() {
+    let dir = tree(&[("app.py", PY)]);
+    let o = interlint(dir.path(), &["--exit-zero", "--quiet", "--format", "concise"]);
+    assert_eq!(o.status.code(), Some(0));
+    assert_eq!(stderr(&o), "");
+}
+
+#[test]
+fn diff_touches_no_file() {
+    let dir = tree(&[("app.py", PY)]);
+    let o = interlint(dir.path(), &["--diff"]);
+    assert_eq!(o.status.code(), Some(1));
+    insta::assert_snapshot!("diff", stdout(&o));
+    assert_eq!(stderr(&o).trim(), "Would fix 2 findings (0 remaining).");
+    assert_eq!(fs::read_to_string(dir.path().join("app.py")).expect("read"), PY);
+    // The diff applies with git.
+    let git = Command::new("git")
+        .args(["apply", "--check", "-"])
+        .current_dir(dir.path())
+        .stdin(Stdio::piped())
+        .spawn();
+    if let Ok(mut child) = git {
+        child
+            .stdin
+            .take()
+            .expect("stdin")
+            .write_all(&o.stdout)
+            .expect("write");
+        assert!(child.wait().expect("git runs").success());
+    }
+    // No change to show: exit 0.
+    let clean = tree(&[("a.py", "x = 1\n")]);
+    assert_eq!(interlint(clean.path(), &["--diff"]).status.code(), Some(0));
+}
+
+#[test]
+fn fix_twice_is_idempotent() {
+    let dir = tree(&[("app.py", PY)]);
+    let o = interlint(dir.path(), &["--fix"]);
+    assert_eq!(o.status.code(), Some(0), "{}{}", stdout(&o), stderr(&o));
+    assert!(
+        stdout(&o).contains("Found 2 findings (2 fixed, 0 remaining)."),
+        "{}",
+        stdout(&o)
+    );
+    let fixed = fs::read_to_string(dir.path().join("app.py")).expect("read");
+    assert_eq!(
+        fixed,
+        PY.replace("gemini-2.0-flash", "gemini-3.5-flash")
+            .replace("gemini-2.5-pro", "gemini-3.1-pro-preview")
+    );
+    let again = interlint(dir.path(), &["--fix"]);
+    assert_eq!(again.status.code(), Some(0));
+    assert_eq!(
+        fs::read_to_string(dir.path().join("app.py")).expect("read"),
+        fixed
+    );
+}
+
+#[test]
+fn crlf_bom_and_permissions_are_kept() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("win.py");
+    let original = b"\xEF\xBB\xBFm = \"gemini-2.0-flash\"\r\n# caf\xC3\xA9\r\nn = 1";
+    fs::write(&path, original).expect("write");
+    fs::set_permissions(&path, fs::Permissions::from_mode(0o640)).expect("chmod");
+    let o = interlint(dir.path(), &["--fix", "win.py"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let fixed = fs::read(&path).expect("read");
+    assert_eq!(
+        fixed,
+        b"\xEF\xBB\xBFm = \"gemini-3.5-flash\"\r\n# caf\xC3\xA9\r\nn = 1"
+    );
+    let mode = fs::metadata(&path).expect("meta").permissions().mode() & 0o777;
+    assert_eq!(mode, 0o640);
+}
+
+#[test]
+fn read_only_file_is_an_error_and_others_are_fixed() {
+    let dir = tree(&[("a.py", PY), ("b.py", PY)]);
+    let ro = dir.path().join("a.py");
+    fs::set_permissions(&ro, fs::Permissions::from_mode(0o444)).expect("chmod");
+    let o = interlint(dir.path(), &["--fix", "--format", "concise"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("error: a.py: the file is read-only"),
+        "{}",
+        stderr(&o)
+    );
+    assert_eq!(fs::read_to_string(&ro).expect("read"), PY);
+    assert!(
+        !fs::read_to_string(dir.path().join("b.py"))
+            .expect("read")
+            .contains("gemini-2.0-flash")
+    );
+    // The unfixed file's findings are still reported.
+    assert_eq!(stdout(&o).lines().filter(|l| l.starts_with("a.py:")).count(), 2);
+}
+
+#[test]
+fn nonexistent_path_exits_2() {
+    let dir = tree(&[("app.py", PY)]);
+    let o = interlint(dir.path(), &["missing.py", "app.py"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("error: missing.py: No such file or directory"),
+        "{}",
+        stderr(&o)
+    );
+    // Findings of the other path are still printed.
+    assert!(stdout(&o).contains("app.py:4:46"));
+}
+
+#[test]
+fn invalid_config_names_the_key() {
+    let dir = tree(&[("interlint.toml", "selct = [\"MIG\"]\n"), ("app.py", PY)]);
+    let o = interlint(dir.path(), &[]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = stderr(&o);
+    assert!(err.contains("interlint.toml") && err.contains("selct"), "{err}");
+    let dir = tree(&[
+        ("pyproject.toml", "[tool.interlint]\nignore = [\"NOPE\"]\n"),
+        ("app.py", PY),
+    ]);
+    let o = interlint(dir.path(), &[]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("`ignore`: unknown rule code or prefix `NOPE`"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn unknown_selector_on_the_command_line_exits_2() {
+    let dir = tree(&[("app.py", PY)]);
+    let o = interlint(dir.path(), &["--select", "FOO"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("FOO"));
+}
+
+#[test]
+fn config_is_found_upwards_and_applies() {
+    let config = "ignore = [\"MIG009\"]\n";
+    let dir = tree(&[
+        ("pyproject.toml", &format!("[tool.interlint]\n{config}")),
+        ("pkg/app.py", PY),
+    ]);
+    let o = interlint(&dir.path().join("pkg"), &["app.py"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
+    // The command line can select it back.
+    let o = interlint(&dir.path().join("pkg"), &["--select", "MIG009", "app.py"]);
+    assert_eq!(o.status.code(), Some(1));
+}
+
+#[test]
+fn config_extra_models_prefixes_exclude_and_per_file_ignores() {
+    let config = r#"
+model-prefixes = ["gemini"]
+exclude = ["vendor"]
+[per-file-ignores]
+"docs/*.md" = ["MIG009"]
+[[model]]
+id = "acme-tuned-1"
+status = "deprecated"
+replacement = "acme-tuned-2"
+"#;
+    let dir = tree(&[
+        ("interlint.toml", config),
+        (
+            "a.py",
+            "a = \"acme-tuned-1\"\nb = \"model-2.0-flash\"\nc = \"gemini-2.0-flash\"\n",
+        ),
+        ("vendor/v.py", PY),
+        ("docs/guide.md", "Use gemini-2.0-flash.\n"),
+    ]);
+    let o = interlint(dir.path(), &["--format", "concise"]);
+    insta::assert_snapshot!("config_effects", stdout(&o));
+    // An excluded file named on the command line is still checked.
+    let o = interlint(dir.path(), &["--format", "concise", "vendor/v.py"]);
+    assert_eq!(stdout(&o).lines().count(), 2, "{}", stdout(&o));
+}
+
+#[test]
+fn model_prefix_flag_replaces_the_list() {
+    let dir = tree(&[(
+        "a.py",
+        "a = \"model-2.0-flash\"\nb = \"gemini-2.0-flash\"\nc = \"brand-2.0-flash\"\n",
+    )]);
+    let o = interlint(dir.path(), &["--format", "concise", "--model-prefix", "brand"]);
+    assert_eq!(
+        stdout(&o),
+        "a.py:3:6: MIG009 [*] Model id `brand-2.0-flash` is deprecated; use `brand-3.5-flash`\n"
+    );
+}
+
+#[test]
+fn gitignore_and_hidden_files_are_respected() {
+    let dir = tree(&[
+        (".gitignore", "build/\n"),
+        ("build/gen.py", PY),
+        (".hidden/h.py", PY),
+        ("ok.py", "x = 1\n"),
+    ]);
+    let o = interlint(dir.path(), &[]);
+    assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
+    // Named explicitly, an ignored file is checked.
+    let o = interlint(dir.path(), &["build/gen.py"]);
+    assert_eq!(o.status.code(), Some(1));
+}
+
+#[test]
+fn symlink_loop_does_not_hang() {
+    let dir = tree(&[("app.py", PY)]);
+    std::os::unix::fs::symlink(dir.path(), dir.path().join("loop")).expect("symlink");
+    std::os::unix::fs::symlink("self", dir.path().join("self")).expect("symlink");
+    let o = interlint(dir.path(), &["--format", "concise"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(stdout(&o).lines().count(), 2, "{}", stdout(&o));
+}
+
+#[test]
+fn binary_and_non_utf8_files_are_skipped_with_a_note() {
+    let dir = tree(&[("app.py", PY)]);
+    fs::write(dir.path().join("blob.bin"), b"\x00\x01gemini-2.0-flash\x00").expect("write");
+    fs::write(dir.path().join("latin1.txt"), b"caf\xE9 gemini-2.0-flash\n").expect("write");
+    fs::write(dir.path().join("image.png"), b"\x89PNG\x00\x00no ids here").expect("write");
+    let o = interlint(dir.path(), &["--format", "concise"]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(err.contains("warning: blob.bin: skipped: binary file"), "{err}");
+    assert!(
+        err.contains("warning: latin1.txt: skipped: not valid UTF-8"),
+        "{err}"
+    );
+    // A binary file without any trigger word is of no interest: no note.
+    assert!(!err.contains("image.png"), "{err}");
+    assert_eq!(stdout(&o).lines().count(), 2);
+}
+
+#[test]
+fn too_large_file_is_skipped() {
+    let dir = tree(&[("app.py", PY)]);
+    let o = interlint(dir.path(), &["--max-file-size", "10", "--format", "concise"]);
+    assert_eq!(o.status.code(), Some(0));
+    assert!(stderr(&o).contains("app.py: skipped:"), "{}", stderr(&o));
+}
+
+#[test]
+fn stdin_with_fix_prints_the_fixed_code() {
+    let run = |args: &[&str]| {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_interlint"))
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("spawn");
+        child
+            .stdin
+            .take()
+            .expect("stdin")
+            .write_all(PY.as_bytes())
+            .expect("write");
+        child.wait_with_output().expect("output")
+    };
+    let o = run(&["--stdin-filename", "app.py", "--fix"]);
+    assert_eq!(o.status.code(), Some(0));
+    assert!(stdout(&o).contains("model=\"gemini-3.5-flash\""));
+    let o = run(&["--stdin-filename", "app.py", "--format", "concise"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stdout(&o).starts_with("app.py:4:46: MIG009"), "{}", stdout(&o));
+}
+
+#[test]
+fn rules_explain_and_completions() {
+    let dir = tree(&[]);
+    let o = interlint(dir.path(), &["rules"]);
+    assert_eq!(o.status.code(), Some(0));
+    assert!(stdout(&o).contains("MIG009"));
+    let o = interlint(dir.path(), &["explain", "MIG009"]);
+    assert!(stdout(&o).starts_with("# MIG009 deprecated-model-id"));
+    let o = interlint(dir.path(), &["explain", "NOPE1"]);
+    assert_eq!(o.status.code(), Some(2));
+    let o = interlint(dir.path(), &["completions", "bash"]);
+    assert!(stdout(&o).contains("interlint"));
+    let o = interlint(dir.path(), &["--format", "xml"]);
+    assert_eq!(o.status.code(), Some(2));
+}
+
+#[test]
+fn changed_on_disk_is_never_overwritten() {
+    // Exercised at the library level: the write refuses when the bytes on disk differ.
+    let dir = tree(&[("a.py", PY)]);
+    let path = dir.path().join("a.py");
+    let err = interlint::write::write_atomic(&path, b"something else", b"new").expect_err("refused");
+    assert!(err.to_string().contains("changed on disk"), "{err}");
+    assert_eq!(fs::read_to_string(&path).expect("read"), PY);
+}
