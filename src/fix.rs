@@ -22,17 +22,10 @@ pub fn apply_fixes<'f>(
     fixes: impl IntoIterator<Item = &'f Fix>,
     line_ending: LineEnding,
 ) -> (String, usize) {
-    let mut fixes: Vec<&Fix> = fixes.into_iter().filter(|f| is_well_formed(f, text)).collect();
-    fixes.sort_by_key(|f| (f.start(), f.end()));
-    fixes.dedup_by(|a, b| a.edits == b.edits);
+    let chosen = plan_fixes(text, fixes);
     let mut out = String::with_capacity(text.len());
     let mut copied = 0;
-    let mut last_end: Option<usize> = None;
-    let mut applied = 0;
-    for fix in fixes {
-        if last_end.is_some_and(|end| fix.start() <= end) {
-            continue;
-        }
+    for fix in &chosen {
         for edit in &fix.edits {
             out.push_str(&text[copied..edit.range.start]);
             match line_ending {
@@ -41,11 +34,25 @@ pub fn apply_fixes<'f>(
             }
             copied = edit.range.end;
         }
-        last_end = Some(fix.end());
-        applied += 1;
     }
     out.push_str(&text[copied..]);
-    (out, applied)
+    (out, chosen.len())
+}
+
+/// The fixes one pass applies, in order: well-formed, deduplicated, each starting after the
+/// end of the one before.
+pub fn plan_fixes<'f>(text: &str, fixes: impl IntoIterator<Item = &'f Fix>) -> Vec<&'f Fix> {
+    let mut fixes: Vec<&Fix> = fixes.into_iter().filter(|f| is_well_formed(f, text)).collect();
+    fixes.sort_by_key(|f| (f.start(), f.end()));
+    fixes.dedup_by(|a, b| a.edits == b.edits);
+    let mut chosen: Vec<&Fix> = Vec::with_capacity(fixes.len());
+    for fix in fixes {
+        if chosen.last().is_some_and(|last| fix.start() <= last.end()) {
+            continue;
+        }
+        chosen.push(fix);
+    }
+    chosen
 }
 
 fn is_well_formed(fix: &Fix, text: &str) -> bool {
