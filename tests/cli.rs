@@ -418,3 +418,67 @@ fn changed_on_disk_is_never_overwritten() {
     assert!(err.to_string().contains("changed on disk"), "{err}");
     assert_eq!(fs::read_to_string(&path).expect("read"), PY);
 }
+
+#[test]
+fn fix_that_breaks_syntax_is_rolled_back() {
+    // A team's replacement with a quote would end the Python string early.
+    let config = "[[model]]\nid = \"acme-1\"\nstatus = \"deprecated\"\nreplacement = 'acme\"2'\n";
+    let source = "name = \"acme-1\"\n";
+    let dir = tree(&[("interlint.toml", config), ("a.py", source)]);
+    let o = interlint(dir.path(), &["--fix", "--format", "concise"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("a.py: fix skipped: would produce invalid syntax"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(
+        stdout(&o).contains("(fix skipped: would produce invalid syntax)"),
+        "{}",
+        stdout(&o)
+    );
+    assert_eq!(fs::read_to_string(dir.path().join("a.py")).expect("read"), source);
+}
+
+#[test]
+fn fixes_that_do_not_converge_write_nothing() {
+    let config = "[[model]]\nid = \"acme-a\"\nstatus = \"deprecated\"\nreplacement = \"acme-b\"\n\
+                  [[model]]\nid = \"acme-b\"\nstatus = \"deprecated\"\nreplacement = \"acme-a\"\n";
+    let source = "name = \"acme-a\"\n";
+    let dir = tree(&[("interlint.toml", config), ("a.py", source)]);
+    let o = interlint(dir.path(), &["--fix"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o)
+            .contains("fixes did not converge after 10 passes (rules MIG009); the file was not changed"),
+        "{}",
+        stderr(&o)
+    );
+    assert_eq!(fs::read_to_string(dir.path().join("a.py")).expect("read"), source);
+}
+
+#[test]
+fn notebook_fix_keeps_valid_json_and_names_the_cell() {
+    let nb = r#"{
+ "cells": [
+  {"cell_type": "markdown", "metadata": {}, "source": ["Uses gemini-1.5-pro."]},
+  {"cell_type": "code", "execution_count": null, "metadata": {}, "outputs": [{"name": "stdout", "output_type": "stream", "text": ["gemini-2.0-flash\n"]}],
+   "source": ["!pip install -q google-genai\n", "m = \"gemini-2.0-flash\"\n", "print(\"say \\\"hi\\\"\", m)"]}
+ ],
+ "metadata": {"kernelspec": {"language": "python", "name": "python3"}},
+ "nbformat": 4,
+ "nbformat_minor": 5
+}
+"#;
+    let dir = tree(&[("nb.ipynb", nb)]);
+    let o = interlint(dir.path(), &["--format", "concise"]);
+    insta::assert_snapshot!("notebook_concise", stdout(&o));
+    let o = interlint(dir.path(), &["--fix"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let fixed = fs::read_to_string(dir.path().join("nb.ipynb")).expect("read");
+    let value: serde_json::Value = serde_json::from_str(&fixed).expect("still valid JSON");
+    assert_eq!(value["cells"][1]["source"][1], "m = \"gemini-3.5-flash\"\n");
+    assert_eq!(value["cells"][0]["source"][0], "Uses gemini-3.5-flash.");
+    // Outputs are not touched.
+    assert_eq!(value["cells"][1]["outputs"][0]["text"][0], "gemini-2.0-flash\n");
+}
