@@ -45,18 +45,7 @@ pub fn lint_text(
             out.push(match &doc.map {
                 None => diagnostic,
                 Some(map) => {
-                    let cell = doc.cell.map(|cell| {
-                        let start = index.position(&doc.text, diagnostic.range.start);
-                        let end = index.position(&doc.text, diagnostic.range.end);
-                        let first = index.line_range(start.line - 1, &doc.text).start;
-                        let last = index.line_range(end.line - 1, &doc.text).end;
-                        CellLocation {
-                            cell,
-                            start,
-                            end,
-                            lines: doc.text[first..last.max(first)].to_string(),
-                        }
-                    });
+                    let cell = doc.cell.as_ref().map(|origin| cell_location(origin, &diagnostic));
                     to_file(diagnostic, map, cell)
                 }
             });
@@ -66,6 +55,24 @@ pub fn lint_text(
         (a.range.start, a.range.end, a.rule.code).cmp(&(b.range.start, b.range.end, b.rule.code))
     });
     out
+}
+
+/// The finding's place in its notebook cell, for display.
+fn cell_location(origin: &lang::CellOrigin, diagnostic: &Diagnostic) -> CellLocation {
+    let text = &origin.text;
+    let index = LineIndex::new(text);
+    let start_offset = origin.offset(diagnostic.range.start);
+    let end_offset = origin.offset(diagnostic.range.end).max(start_offset);
+    let start = index.position(text, start_offset);
+    let end = index.position(text, end_offset);
+    let first = index.line_range(start.line - 1, text).start;
+    let last = index.line_range(end.line - 1, text).end.max(first);
+    CellLocation {
+        cell: origin.index,
+        start,
+        end,
+        lines: text[first..last].to_string(),
+    }
 }
 
 /// Carries a finding of an embedded document to the file. A fix whose edits cannot be carried

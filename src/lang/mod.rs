@@ -17,6 +17,7 @@ mod treesitter;
 
 use std::ops::Range;
 use std::path::Path;
+use std::sync::Arc;
 
 pub use treesitter::Tree;
 
@@ -220,10 +221,28 @@ pub struct Document {
     pub scan_regions: Vec<Range<usize>>,
     /// `None` for a document that is the whole file.
     pub map: Option<OffsetMap>,
-    /// For a notebook cell: its 1-based index.
-    pub cell: Option<usize>,
+    /// For a document in a notebook: which cell, for display.
+    pub cell: Option<CellOrigin>,
     /// Syntax errors found by the parser; fixes may not add to them.
     pub syntax_errors: usize,
+}
+
+/// Where a notebook document lies in its cell, so findings can be shown relative to the cell.
+#[derive(Clone, Debug)]
+pub struct CellOrigin {
+    /// 1-based index of the cell in the notebook.
+    pub index: usize,
+    /// The cell's decoded source.
+    pub text: Arc<str>,
+    /// From the document to the cell's text; `None` when the document is the whole cell.
+    pub map: Option<OffsetMap>,
+}
+
+impl CellOrigin {
+    /// The offset in the cell's text of a document offset.
+    pub fn offset(&self, pos: usize) -> usize {
+        self.map.as_ref().map_or(pos, |m| m.offset(pos))
+    }
 }
 
 /// The parse result a rule can walk.
@@ -271,14 +290,22 @@ pub fn documents(surface: Surface, text: &str) -> Vec<Document> {
 
 /// Parses an embedded text (a code block, a notebook cell) as a surface's document.
 pub fn embedded(surface: Surface, text: String, map: OffsetMap, cell: Option<usize>) -> Vec<Document> {
+    let cell_text: Option<Arc<str>> = cell.map(|_| Arc::from(text.as_str()));
     let mut docs = match surface {
         Surface::Markdown => markdown::documents(&text),
         Surface::Notebook => Vec::new(),
         _ => documents(surface, &text),
     };
     for doc in &mut docs {
-        doc.cell = cell;
-        doc.map = Some(match doc.map.take() {
+        let inner = doc.map.take();
+        if let (Some(index), Some(text)) = (cell, &cell_text) {
+            doc.cell = Some(CellOrigin {
+                index,
+                text: Arc::clone(text),
+                map: inner.clone(),
+            });
+        }
+        doc.map = Some(match inner {
             // A document nested twice (a code block in a notebook's Markdown cell) maps through
             // both maps.
             Some(inner) => compose(&inner, &map),
@@ -294,17 +321,19 @@ fn compose(inner: &OffsetMap, outer: &OffsetMap) -> OffsetMap {
         outer.single_line_edits || inner.single_line_edits,
     );
     for s in &inner.segments {
-        // Split the inner segment where the outer map breaks.
+        // Split the inner segment where the outer map breaks (at escape sequences, say), and
+        // step over the bytes the outer map does not carry.
         let mut done = 0;
         while done < s.len {
             let mid = s.file + done;
-            let Some(o) = outer
-                .segments
-                .iter()
-                .find(|o| o.doc <= mid && mid < o.doc + o.len)
-            else {
+            let i = outer.segments.partition_point(|o| o.doc + o.len <= mid);
+            let Some(o) = outer.segments.get(i) else {
                 break;
             };
+            if o.doc > mid {
+                done = o.doc - s.file;
+                continue;
+            }
             let take = (s.len - done).min(o.doc + o.len - mid);
             map.push(s.doc + done, o.file + (mid - o.doc), take);
             done += take;

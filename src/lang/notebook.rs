@@ -135,6 +135,7 @@ fn comment_out_magics(content: &mut String) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::diagnostic::Edit;
 
     #[test]
     fn cells_are_documents() {
@@ -145,13 +146,30 @@ mod tests {
         let docs = documents(text);
         assert_eq!(docs.len(), 2);
         assert_eq!(docs[0].surface, Surface::Markdown);
-        assert_eq!(docs[0].cell, Some(1));
+        assert_eq!(docs[0].cell.as_ref().map(|c| c.index), Some(1));
         assert_eq!(docs[1].surface, Surface::Python);
-        assert_eq!(docs[1].cell, Some(2));
+        assert_eq!(docs[1].cell.as_ref().map(|c| c.index), Some(2));
         assert_eq!(docs[1].text, "#pip install x\ny = \"in\"");
         assert_eq!(docs[1].syntax_errors, 0);
         let inner = docs[1].text.find("in\"").unwrap();
         let map = docs[1].map.as_ref().unwrap();
         assert_eq!(&text[map.range(inner..inner + 2)], "in");
+    }
+
+    #[test]
+    fn code_blocks_in_markdown_cells_map_across_escapes() {
+        let text = r#"{"cells": [{"cell_type": "markdown", "metadata": {}, "source": ["Intro\n", "```sh\n", "curl \"https://x/models/m:go\" \\\n", "```\n"]}]}"#;
+        let docs = documents(text);
+        let block = docs
+            .iter()
+            .find(|d| d.surface == Surface::Shell)
+            .expect("the block");
+        let m = block.text.find("m:go").expect("in the block");
+        let map = block.map.as_ref().expect("embedded");
+        assert_eq!(&text[map.range(m..m + 4)], "m:go");
+        let edit = map.edit(&Edit::replace(m..m + 1, "n")).expect("carried");
+        assert_eq!(&text[edit.range], "m");
+        let origin = block.cell.as_ref().expect("in a cell");
+        assert_eq!(&origin.text[origin.offset(m)..origin.offset(m) + 4], "m:go");
     }
 }
