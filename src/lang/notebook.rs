@@ -14,6 +14,10 @@ pub fn documents(text: &str) -> Vec<Document> {
     let Some(tree) = treesitter::parse(Grammar::Json, text) else {
         return Vec::new();
     };
+    // A notebook that is not valid JSON cannot be trusted cell by cell: read it as text.
+    if tree.root_node().has_error() {
+        return vec![super::text::parse(CommentStyle::None, text.to_string())];
+    }
     let Some(root) = tree.root_node().named_child(0).filter(|n| n.kind() == "object") else {
         return Vec::new();
     };
@@ -154,6 +158,13 @@ mod tests {
         let inner = docs[1].text.find("in\"").unwrap();
         let map = docs[1].map.as_ref().unwrap();
         assert_eq!(&text[map.range(inner..inner + 2)], "in");
+    }
+
+    #[test]
+    fn invalid_notebooks_are_text() {
+        let docs = documents("{\"cells\": [ \"m\" \"n\" ]}");
+        assert_eq!(docs.len(), 1);
+        assert_eq!(docs[0].surface, Surface::Text(CommentStyle::None));
     }
 
     #[test]
