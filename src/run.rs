@@ -81,28 +81,30 @@ pub fn run(
 }
 
 fn check_path(path: &Path, settings: &Settings, options: RunOptions) -> FileReport {
-    match std::fs::metadata(path) {
-        Ok(m) if m.len() > settings.max_file_size => {
-            return FileReport::notice(
-                path,
-                Notice::Skipped(format!(
-                    "skipped: {} bytes is over the --max-file-size of {} bytes",
-                    m.len(),
-                    settings.max_file_size
-                )),
-            );
-        }
-        Ok(_) => {}
-        Err(e) => {
-            return FileReport::notice(path, Notice::Error(format!("cannot read: {}", describe_io(&e))));
-        }
-    }
-    let bytes = match std::fs::read(path) {
-        Ok(b) => b,
-        Err(e) => {
-            return FileReport::notice(path, Notice::Error(format!("cannot read: {}", describe_io(&e))));
-        }
+    let cannot_read = |e: std::io::Error| {
+        FileReport::notice(path, Notice::Error(format!("cannot read: {}", describe_io(&e))))
     };
+    let mut file = match std::fs::File::open(path) {
+        Ok(f) => f,
+        Err(e) => return cannot_read(e),
+    };
+    let len = match file.metadata() {
+        Ok(m) => m.len(),
+        Err(e) => return cannot_read(e),
+    };
+    if len > settings.max_file_size {
+        return FileReport::notice(
+            path,
+            Notice::Skipped(format!(
+                "skipped: {len} bytes is over the --max-file-size of {} bytes",
+                settings.max_file_size
+            )),
+        );
+    }
+    let mut bytes = Vec::with_capacity(usize::try_from(len).unwrap_or(0).saturating_add(1));
+    if let Err(e) = std::io::Read::read_to_end(&mut file, &mut bytes) {
+        return cannot_read(e);
+    }
     check_bytes(path, bytes, settings, options, true)
 }
 

@@ -113,9 +113,10 @@ impl Settings {
 
     /// Whether `path` is the configuration file in use.
     pub fn is_config_file(&self, path: &Path) -> bool {
-        self.config_file
-            .as_ref()
-            .is_some_and(|c| std::fs::canonicalize(path).is_ok_and(|p| &p == c))
+        // Compare names first: resolving every walked path would cost a system call each.
+        self.config_file.as_ref().is_some_and(|c| {
+            c.file_name() == path.file_name() && std::fs::canonicalize(path).is_ok_and(|p| &p == c)
+        })
     }
 
     /// Whether a walked path matches an `exclude` glob (by its relative path or its name).
