@@ -1,0 +1,119 @@
+//! Fixture tests: every file under `fixtures/<rule or case>/` is checked, its findings and the
+//! diff of its fully fixed text are snapshotted, and the fixed text is checked again: it must
+//! parse no worse than the original, have nothing left to fix, and not change when fixed twice.
+
+use std::fmt::Write as _;
+use std::path::Path;
+
+use interlint::config::LoadedConfig;
+use interlint::lang::{self, Surface};
+use interlint::output::{self, Counts, Format, Style};
+use interlint::run::{self, FixMode, RunOptions};
+use interlint::settings::{Overrides, Settings};
+
+fn settings() -> Settings {
+    let loaded = LoadedConfig {
+        config: Default::default(),
+        path: None,
+    };
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    Settings::new(&loaded, Overrides::default(), root).expect("default settings")
+}
+
+fn check(path: &Path, bytes: &[u8], settings: &Settings, mode: FixMode) -> run::FileReport {
+    let options = RunOptions {
+        mode,
+        unsafe_fixes: true,
+    };
+    run::check_bytes(path, bytes.to_vec(), settings, options, false)
+}
+
+/// Findings in the concise format, each followed by its fix or suggestion.
+fn describe(report: &run::FileReport, root: &Path) -> String {
+    let reports = std::slice::from_ref(report);
+    let located = output::locate(reports, root);
+    let style = Style {
+        color: false,
+        unsafe_fixes: true,
+    };
+    let mut out = String::new();
+    for l in &located {
+        let mut line = Vec::new();
+        output::write_findings(
+            &mut line,
+            Format::Concise,
+            std::slice::from_ref(l),
+            &Counts::default(),
+            style,
+        )
+        .expect("write to memory");
+        out.push_str(&String::from_utf8_lossy(&line));
+        let d = l.diagnostic;
+        let _ = writeln!(out, "    severity: {}", d.severity.as_str());
+        if let Some(fix) = &d.fix {
+            let _ = writeln!(out, "    fix ({}): {}", fix.applicability.as_str(), fix.message);
+        }
+        if let Some(s) = &d.suggestion {
+            let _ = writeln!(out, "    suggestion: {s}");
+        }
+    }
+    out
+}
+
+fn fixture_snapshot(path: &Path, expect_none: bool) -> String {
+    let settings = settings();
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let bytes = std::fs::read(path).expect("fixture readable");
+    let checked = check(path, &bytes, &settings, FixMode::Check);
+    assert!(checked.notices.is_empty(), "{:?}", checked.notices);
+    if expect_none {
+        assert!(
+            checked.diagnostics.is_empty(),
+            "a negative fixture has findings:\n{}",
+            describe(&checked, root)
+        );
+    }
+    let fixed = check(path, &bytes, &settings, FixMode::Diff);
+    assert!(fixed.notices.is_empty(), "{:?}", fixed.notices);
+    let mut snapshot = String::from("## Findings\n");
+    snapshot.push_str(&describe(&checked, root));
+    snapshot.push_str("\n## Fixed (--fix --unsafe-fixes)\n");
+    match &fixed.change {
+        Some((old, new)) => {
+            let display = path.strip_prefix(root).unwrap_or(path).display().to_string();
+            snapshot.push_str(&output::unified_diff(&display, old, new));
+            let surface = Surface::from_path(path);
+            assert!(
+                lang::syntax_errors(surface, new) <= lang::syntax_errors(surface, old),
+                "the fixed text parses worse"
+            );
+            // Fixed again: nothing changes, nothing fixable remains.
+            let again = check(path, new.as_bytes(), &settings, FixMode::Diff);
+            assert!(again.change.is_none(), "fixing twice changed the text again");
+            assert!(
+                again.diagnostics.iter().all(|d| d.fix.is_none()),
+                "fixable findings remain after fixing"
+            );
+        }
+        None => snapshot.push_str("(no change)\n"),
+    }
+    snapshot
+}
+
+#[test]
+fn mig009_fixtures() {
+    insta::glob!("../fixtures/mig009", "*", |path| {
+        if path.is_file() {
+            insta::assert_snapshot!("mig009", fixture_snapshot(path, false));
+        }
+    });
+}
+
+#[test]
+fn negative_fixtures_have_no_findings() {
+    insta::glob!("../fixtures/negatives", "*", |path| {
+        if path.is_file() {
+            insta::assert_snapshot!("negatives", fixture_snapshot(path, true));
+        }
+    });
+}
