@@ -482,3 +482,15 @@ fn notebook_fix_keeps_valid_json_and_names_the_cell() {
     // Outputs are not touched.
     assert_eq!(value["cells"][1]["outputs"][0]["text"][0], "gemini-2.0-flash\n");
 }
+
+#[test]
+fn demo_repository() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let o = interlint(root, &["check", "fixtures/demo", "--format", "concise"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(!stdout(&o).contains("build/"), "ignored files are not checked");
+    insta::assert_snapshot!("demo_concise", stdout(&o));
+    let o = interlint(root, &["check", "fixtures/demo", "--diff"]);
+    assert_eq!(o.status.code(), Some(1));
+    insta::assert_snapshot!("demo_diff", stdout(&o));
+}
