@@ -253,13 +253,7 @@ fn check(args: CheckArgs) -> anyhow::Result<u8> {
     if options.mode == FixMode::Diff {
         let mut changed = false;
         for report in &reports {
-            if let (Some((old, new)), Some(source)) = (&report.change, &report.text) {
-                let path = display_path(&report.path, &cwd);
-                let old = String::from_utf8_lossy(&source.encode(old)).into_owned();
-                let new = String::from_utf8_lossy(&source.encode(new)).into_owned();
-                write!(out, "{}", output::unified_diff(&path, &old, &new))?;
-                changed = true;
-            }
+            changed |= write_diff(&mut out, report, &cwd)?;
         }
         out.flush()?;
         if !args.quiet {
@@ -295,8 +289,21 @@ fn exit_code(had_error: bool, findings: bool, exit_zero: bool) -> u8 {
     }
 }
 
+/// Writes a report's change as a unified diff (with the byte-order mark, so `git apply` matches
+/// the file's bytes); returns whether there was one.
+fn write_diff(out: &mut impl Write, report: &FileReport, cwd: &Path) -> io::Result<bool> {
+    let (Some((old, new)), Some(source)) = (&report.change, &report.text) else {
+        return Ok(false);
+    };
+    let path = display_path(&report.path, cwd);
+    let old = String::from_utf8_lossy(&source.encode(old)).into_owned();
+    let new = String::from_utf8_lossy(&source.encode(new)).into_owned();
+    write!(out, "{}", output::unified_diff(&path, &old, &new))?;
+    Ok(true)
+}
+
 fn diff_summary(counts: &Counts) -> String {
-    let noun = |n: usize| if n == 1 { "finding" } else { "findings" };
+    let noun = output::findings_noun;
     match (counts.fixed, counts.findings) {
         (0, 0) => "No findings.".to_string(),
         (0, r) => format!("No fixes available ({r} {} remaining).", noun(r)),
@@ -375,14 +382,7 @@ fn check_stdin(
             Ok(exit_code(had_error, counts.findings > 0, args.exit_zero))
         }
         FixMode::Diff => {
-            let mut changed = false;
-            if let (Some((old, new)), Some(source)) = (&report.change, &report.text) {
-                let path = display_path(name, cwd);
-                let old = String::from_utf8_lossy(&source.encode(old)).into_owned();
-                let new = String::from_utf8_lossy(&source.encode(new)).into_owned();
-                write!(out, "{}", output::unified_diff(&path, &old, &new))?;
-                changed = true;
-            }
+            let changed = write_diff(&mut out, report, cwd)?;
             if !args.quiet {
                 eprintln!("{}", diff_summary(&counts));
             }

@@ -1,17 +1,10 @@
 //! JSON (`.json`, `.jsonc`) with tree-sitter-json, which keeps every span and accepts comments.
 
 use super::treesitter::{self, Grammar};
-use super::{Document, Surface, Syntax};
+use super::{Document, Surface};
 
 pub fn parse(text: String) -> Document {
-    match treesitter::parse(Grammar::Json, &text) {
-        Some(tree) => {
-            let regions = treesitter::ranges_of_kinds(&tree, &["string"]);
-            let errors = treesitter::count_errors(&tree);
-            Document::whole(Surface::Json, text, Syntax::TreeSitter(tree), regions, errors)
-        }
-        None => Document::whole(Surface::Json, text, Syntax::None, Vec::new(), 0),
-    }
+    treesitter::document(Surface::Json, Grammar::Json, text, &["string"])
 }
 
 /// Escapes text for the inside of a JSON string literal.

@@ -55,6 +55,18 @@ pub fn parse(grammar: Grammar, text: &str) -> Option<Tree> {
     })
 }
 
+/// A whole-file document of a tree-sitter surface whose scan regions are the nodes of `kinds`.
+pub fn document(surface: super::Surface, grammar: Grammar, text: String, kinds: &[&str]) -> super::Document {
+    match parse(grammar, &text) {
+        Some(tree) => {
+            let regions = ranges_of_kinds(&tree, kinds);
+            let errors = count_errors(&tree);
+            super::Document::whole(surface, text, super::Syntax::TreeSitter(tree), regions, errors)
+        }
+        None => super::Document::whole(surface, text, super::Syntax::None, Vec::new(), 0),
+    }
+}
+
 /// ERROR and MISSING nodes in a tree.
 pub fn count_errors(tree: &Tree) -> usize {
     let root = tree.root_node();

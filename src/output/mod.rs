@@ -177,7 +177,7 @@ impl Counts {
 
     /// `Found N findings (K fixable with --fix, U more with --unsafe-fixes).`
     pub fn summary(&self, unsafe_fixes: bool, fixing: bool) -> String {
-        let noun = |n: usize| if n == 1 { "finding" } else { "findings" };
+        let noun = findings_noun;
         if fixing && self.fixed > 0 {
             let total = self.findings + self.fixed;
             return format!(
@@ -209,6 +209,11 @@ impl Counts {
         };
         format!("Found {} {}{detail}.", self.findings, noun(self.findings))
     }
+}
+
+/// "finding" or "findings".
+pub fn findings_noun(n: usize) -> &'static str {
+    if n == 1 { "finding" } else { "findings" }
 }
 
 /// Writes the findings in a format.
