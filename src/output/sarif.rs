@@ -26,7 +26,6 @@ pub fn write(out: &mut dyn Write, located: &[Located]) -> io::Result<()> {
             "tool": {
                 "driver": {
                     "name": "interlint",
-                    "informationUri": env!("CARGO_PKG_REPOSITORY"),
                     "semanticVersion": env!("CARGO_PKG_VERSION"),
                     "rules": descriptors,
                 }
