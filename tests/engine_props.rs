@@ -1,0 +1,96 @@
+//! The engine on arbitrary input: checking and fixing never panic, fixed text never parses
+//! worse, and a second fix changes nothing.
+
+use std::path::Path;
+
+use interlint::config::LoadedConfig;
+use interlint::lang::{self, Surface};
+use interlint::run::{self, FixMode, Notice, RunOptions};
+use interlint::settings::{Overrides, Settings};
+use proptest::prelude::*;
+
+const NAMES: &[&str] = &[
+    "a.py", "a.ts", "a.tsx", "a.js", "a.rs", "a.json", "a.sh", "a.md", "a.ipynb", "a.yaml", "a.http", "a.go",
+    "a.txt",
+];
+
+/// Pieces that stress tokenization, quoting, comments, escapes and fences.
+const PIECES: &[&str] = &[
+    "gemini-2.0-flash",
+    "model-2.5-pro",
+    "gemini-2.0-flash-lite",
+    "-001",
+    "-proxy",
+    "models/",
+    "my-",
+    "\"",
+    "'",
+    "`",
+    "\\",
+    "\\\"",
+    "\\n",
+    "#",
+    "//",
+    "/*",
+    "*/",
+    "<!--",
+    "-->",
+    "```python\n",
+    "```\n",
+    "\n",
+    "\r\n",
+    " ",
+    "x = ",
+    "{",
+    "}",
+    "[",
+    "]",
+    ":",
+    ",",
+    "é",
+    "→",
+    "interlint: ignore",
+    "r#\"",
+    "\"#",
+    "%pip ",
+    "{\"cells\": [",
+    "{\"cell_type\": \"code\", \"source\": [\"",
+    "\"]}",
+    "]}",
+    "${MODEL:-",
+    "f\"",
+];
+
+fn settings() -> Settings {
+    let loaded = LoadedConfig {
+        config: Default::default(),
+        path: None,
+    };
+    Settings::new(&loaded, Overrides::default(), Path::new(".")).expect("default settings")
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
+
+    #[test]
+    fn checking_and_fixing_arbitrary_text_is_safe(
+        name in proptest::sample::select(NAMES),
+        pieces in proptest::collection::vec(proptest::sample::select(PIECES), 0..40),
+    ) {
+        let settings = settings();
+        let text: String = pieces.concat();
+        let path = Path::new(name);
+        let options = |mode| RunOptions { mode, unsafe_fixes: true };
+        let checked = run::check_bytes(path, text.clone().into_bytes(), &settings, options(FixMode::Check), false);
+        prop_assert!(!checked.notices.iter().any(|n| matches!(n, Notice::Error(_))), "{:?}", checked.notices);
+        let fixed = run::check_bytes(path, text.clone().into_bytes(), &settings, options(FixMode::Diff), false);
+        let internal = fixed.notices.iter().any(|n| matches!(n, Notice::Error(m) if m.contains("internal error")));
+        prop_assert!(!internal, "{:?}", fixed.notices);
+        if let Some((old, new)) = &fixed.change {
+            let surface = Surface::from_path(path);
+            prop_assert!(lang::syntax_errors(surface, new) <= lang::syntax_errors(surface, old));
+            let again = run::check_bytes(path, new.clone().into_bytes(), &settings, options(FixMode::Diff), false);
+            prop_assert!(again.change.is_none(), "second fix changed {:?}", new);
+        }
+    }
+}
