@@ -125,12 +125,11 @@ pub fn check_bytes(
     if memchr_nul(&bytes) {
         return FileReport::notice(path, Notice::Skipped("skipped: binary file".into()));
     }
-    let original = bytes.clone();
     let Some(source) = SourceText::decode(bytes) else {
         return FileReport::notice(path, Notice::Skipped("skipped: not valid UTF-8".into()));
     };
     let outcome = catch_unwind(AssertUnwindSafe(|| {
-        check_source(path, &original, source, settings, options, write)
+        check_source(path, source, settings, options, write)
     }));
     outcome.unwrap_or_else(|panic| {
         let what = panic
@@ -153,7 +152,6 @@ fn memchr_nul(bytes: &[u8]) -> bool {
 
 fn check_source(
     path: &Path,
-    original: &[u8],
     source: SourceText,
     settings: &Settings,
     options: RunOptions,
@@ -194,7 +192,8 @@ fn check_source(
     if outcome.text != source.text {
         if options.mode == FixMode::Apply
             && write
-            && let Err(e) = crate::write::write_atomic(path, original, &source.encode(&outcome.text))
+            // The bytes read are the decoded text re-encoded: nothing else needs keeping.
+            && let Err(e) = crate::write::write_atomic(path, &source.encode(&source.text), &source.encode(&outcome.text))
         {
             report.notices.push(Notice::Error(format!("{e:#}")));
             // Nothing was written: the findings are those of the file as it is.
