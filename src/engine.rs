@@ -38,6 +38,7 @@ pub fn lint_text(
             continue;
         }
         let index = LineIndex::new(&doc.text);
+        let cell_index = doc.cell.as_ref().map(|origin| LineIndex::new(&origin.text));
         for diagnostic in cx.diagnostics {
             if suppress::is_suppressed(&doc.text, &index, diagnostic.range.start, diagnostic.rule.code) {
                 continue;
@@ -45,7 +46,11 @@ pub fn lint_text(
             out.push(match &doc.map {
                 None => diagnostic,
                 Some(map) => {
-                    let cell = doc.cell.as_ref().map(|origin| cell_location(origin, &diagnostic));
+                    let cell = doc
+                        .cell
+                        .as_ref()
+                        .zip(cell_index.as_ref())
+                        .map(|(origin, index)| cell_location(origin, index, &diagnostic));
                     to_file(diagnostic, map, cell)
                 }
             });
@@ -58,9 +63,8 @@ pub fn lint_text(
 }
 
 /// The finding's place in its notebook cell, for display.
-fn cell_location(origin: &lang::CellOrigin, diagnostic: &Diagnostic) -> CellLocation {
+fn cell_location(origin: &lang::CellOrigin, index: &LineIndex, diagnostic: &Diagnostic) -> CellLocation {
     let text = &origin.text;
-    let index = LineIndex::new(text);
     let start_offset = origin.offset(diagnostic.range.start);
     let end_offset = origin.offset(diagnostic.range.end).max(start_offset);
     let start = index.position(text, start_offset);
