@@ -22,6 +22,11 @@ pub struct Config {
     /// A team's own model ids, in the shape of `rules/models.toml`.
     pub model: Option<Vec<ModelEntry>>,
     pub max_file_size: Option<u64>,
+    /// Entries of the request-field table, in the shape of `rules/request_fields.toml`; an
+    /// entry for a known field replaces the built-in one.
+    pub request_field: Option<Vec<crate::request_fields::RequestField>>,
+    /// The client packages, in the shape of `rules/clients.toml` (replaces the built-in table).
+    pub clients: Option<crate::clients::Clients>,
 }
 
 /// A configuration and the file it came from.

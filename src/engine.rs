@@ -1,5 +1,7 @@
 //! Checking one text: parse into documents, run the rules, carry findings back to the file.
 
+use std::path::Path;
+
 use crate::diagnostic::{CellLocation, Diagnostic, Edit, Fix};
 use crate::lang::{self, Surface};
 use crate::registry::{Rule, RuleContext};
@@ -11,9 +13,11 @@ use crate::suppress;
 pub fn lint_text(
     settings: &Settings,
     rules: &[&'static dyn Rule],
+    path: &Path,
     surface: Surface,
     text: &str,
 ) -> Vec<Diagnostic> {
+    let file_name = path.file_name().and_then(|n| n.to_str()).unwrap_or_default();
     let file_directives = suppress::file_level(text);
     let rules: Vec<&'static dyn Rule> = rules
         .iter()
@@ -29,6 +33,7 @@ pub fn lint_text(
     for doc in lang::documents(surface, text) {
         let mut cx = RuleContext {
             settings,
+            file_name,
             diagnostics: Vec::new(),
         };
         for rule in &rules {

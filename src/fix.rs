@@ -103,12 +103,13 @@ pub struct FixOutcome {
 pub fn fix_text(
     settings: &Settings,
     rules: &[&'static dyn Rule],
+    path: &std::path::Path,
     surface: Surface,
     text: &str,
     line_ending: LineEnding,
     unsafe_fixes: bool,
 ) -> FixOutcome {
-    let lint = |t: &str| crate::engine::lint_text(settings, rules, surface, t);
+    let lint = |t: &str| crate::engine::lint_text(settings, rules, path, surface, t);
     let original = lint(text);
     let mut current = text.to_string();
     let mut diagnostics = original.clone();

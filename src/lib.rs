@@ -2,7 +2,9 @@
 //!
 //! The engine runs walk → read → prefilter → parse → rules → diagnostics → fixes → output.
 
+pub mod api;
 pub mod cli;
+pub mod clients;
 pub mod config;
 pub mod diagnostic;
 pub mod engine;
@@ -11,6 +13,7 @@ pub mod lang;
 pub mod models;
 pub mod output;
 pub mod registry;
+pub mod request_fields;
 pub mod rules;
 pub mod run;
 pub mod settings;

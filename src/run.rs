@@ -164,13 +164,14 @@ fn check_source(
         ..FileReport::default()
     };
     if options.mode == FixMode::Check {
-        report.diagnostics = crate::engine::lint_text(settings, &rules, surface, &source.text);
+        report.diagnostics = crate::engine::lint_text(settings, &rules, path, surface, &source.text);
         report.text = Some(source);
         return report;
     }
     let outcome = fix::fix_text(
         settings,
         &rules,
+        path,
         surface,
         &source.text,
         source.line_ending,
@@ -198,7 +199,7 @@ fn check_source(
             report.notices.push(Notice::Error(format!("{e:#}")));
             // Nothing was written: the findings are those of the file as it is.
             report.fixed = 0;
-            report.diagnostics = crate::engine::lint_text(settings, &rules, surface, &source.text);
+            report.diagnostics = crate::engine::lint_text(settings, &rules, path, surface, &source.text);
             report.text = Some(source);
             return report;
         }

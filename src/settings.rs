@@ -5,9 +5,11 @@ use std::path::{Path, PathBuf};
 use aho_corasick::AhoCorasick;
 use globset::{Glob, GlobMatcher, GlobSet, GlobSetBuilder};
 
+use crate::clients::Clients;
 use crate::config::LoadedConfig;
 use crate::models::{ModelMatcher, ModelTable};
 use crate::registry::{self, Rule};
+use crate::request_fields::RequestFields;
 
 pub const DEFAULT_PREFIXES: &[&str] = &["model", "gemini"];
 pub const DEFAULT_MAX_FILE_SIZE: u64 = 10 * 1024 * 1024;
@@ -23,6 +25,10 @@ pub struct Overrides {
 
 pub struct Settings {
     pub models: ModelTable,
+    /// Brand prefixes of model ids (`model`, `gemini`).
+    pub prefixes: Vec<String>,
+    pub fields: RequestFields,
+    pub clients: Clients,
     pub matcher: ModelMatcher,
     pub rules: Vec<&'static dyn Rule>,
     /// One search for the trigger words of every enabled rule.
@@ -69,8 +75,17 @@ impl Settings {
         for (glob, codes) in config.per_file_ignores.iter().flatten() {
             per_file_ignores.push((Glob::new(glob)?.compile_matcher(), codes.clone()));
         }
+        let mut fields = RequestFields::builtin()?;
+        fields.extend(config.request_field.clone().unwrap_or_default());
+        let clients = match &config.clients {
+            Some(c) => c.clone(),
+            None => Clients::builtin()?,
+        };
         let mut settings = Settings {
             models,
+            prefixes,
+            fields,
+            clients,
             matcher,
             rules,
             prefilter: None,
@@ -98,6 +113,17 @@ impl Settings {
             Some(AhoCorasick::new(&triggers)?)
         };
         Ok(settings)
+    }
+
+    /// Whether a model id (as written, perhaps `models/...` or versioned) is of the newest
+    /// generation, with any configured brand prefix.
+    pub fn is_newest_generation(&self, id: &str) -> bool {
+        let id = id.strip_prefix("models/").unwrap_or(id);
+        self.models.newest_generation.iter().any(|newest| {
+            self.prefixes
+                .iter()
+                .any(|p| crate::models::with_prefix(newest, p) == id)
+        })
     }
 
     /// Whether a file's bytes contain a trigger word of an enabled rule.

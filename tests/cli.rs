@@ -7,7 +7,7 @@ use std::process::{Command, Output, Stdio};
 
 use std::io::Write;
 
-const PY: &str = "from google import genai\n\nclient = genai.Client()\nresp = client.models.generate_content(model=\"gemini-2.0-flash\", contents=\"hi\")\nname = \"gemini-2.5-pro\"\n";
+const PY: &str = "from google import genai\n\nclient = genai.Client()\nresp = client.models.count_tokens(model=\"gemini-2.0-flash\", contents=\"hi\")\nname = \"gemini-2.5-pro\"\n";
 
 fn interlint(dir: &Path, args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_interlint"))
@@ -87,7 +87,7 @@ fn sarif_format() {
     assert_eq!(location["artifactLocation"]["uri"], "src/app.py");
     assert_eq!(location["artifactLocation"]["uriBaseId"], "%SRCROOT%");
     assert_eq!(location["region"]["startLine"], 4);
-    assert_eq!(location["region"]["startColumn"], 46);
+    assert_eq!(location["region"]["startColumn"], 42);
     let replacement = &run["results"][0]["fixes"][0]["artifactChanges"][0]["replacements"][0];
     assert_eq!(replacement["insertedContent"]["text"], "gemini-3.5-flash");
 }
@@ -229,7 +229,7 @@ fn nonexistent_path_exits_2() {
         stderr(&o)
     );
     // Findings of the other path are still printed.
-    assert!(stdout(&o).contains("app.py:4:46"));
+    assert!(stdout(&o).contains("app.py:4:42"));
 }
 
 #[test]
@@ -390,7 +390,7 @@ fn stdin_with_fix_prints_the_fixed_code() {
     assert!(stdout(&o).contains("model=\"gemini-3.5-flash\""));
     let o = run(&["--stdin-filename", "app.py", "--format", "concise"]);
     assert_eq!(o.status.code(), Some(1));
-    assert!(stdout(&o).starts_with("app.py:4:46: MIG009"), "{}", stdout(&o));
+    assert!(stdout(&o).starts_with("app.py:4:42: MIG009"), "{}", stdout(&o));
 }
 
 #[test]
@@ -493,4 +493,70 @@ fn demo_repository() {
     let o = interlint(root, &["check", "fixtures/demo", "--diff"]);
     assert_eq!(o.status.code(), Some(1));
     insta::assert_snapshot!("demo_diff", stdout(&o));
+}
+
+/// The migration of the issue, end to end: `--fix` applies only the safe parts, `--fix
+/// --unsafe-fixes` reaches the whole migration through passes that each do a small part.
+#[test]
+fn migration_example_end_to_end() {
+    const BEFORE: &str = r#"from genai import types
+
+client = genai.Client()
+
+def summarize(text):
+    response = client.models.generate_content(
+        model="model-2.0-flash",
+        contents=text,
+        config=types.GenerateContentConfig(
+            temperature=0.3,
+            top_p=0.9,
+            thinking_config=types.ThinkingConfig(thinking_budget=512),
+        ),
+    )
+    return response.text
+"#;
+    const SAFE: &str = r#"from genai import types
+
+client = genai.Client()
+
+def summarize(text):
+    response = client.models.generate_content(
+        model="model-3.5-flash",
+        contents=text,
+        config=types.GenerateContentConfig(
+            thinking_config=types.ThinkingConfig(thinking_budget=512),
+        ),
+    )
+    return response.text
+"#;
+    const ALL: &str = r#"client = genai.Client()
+
+def summarize(text):
+    response = client.interactions.create(
+        model="model-3.5-flash",
+        input=text,
+        generation_config={"thinking_level": "low"},
+    )
+    return response.steps[-1].content[0].text
+"#;
+    let dir = tree(&[("safe.py", BEFORE), ("all.py", BEFORE)]);
+    let o = interlint(dir.path(), &["--fix", "safe.py"]);
+    assert_eq!(o.status.code(), Some(1), "unsafe findings remain: {}", stdout(&o));
+    assert_eq!(
+        fs::read_to_string(dir.path().join("safe.py")).expect("read"),
+        SAFE
+    );
+    let o = interlint(dir.path(), &["--fix", "--unsafe-fixes", "all.py"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
+    assert_eq!(fs::read_to_string(dir.path().join("all.py")).expect("read"), ALL);
+    // Both results are fixed points.
+    let o = interlint(dir.path(), &["--fix", "--unsafe-fixes", "all.py"]);
+    assert_eq!(fs::read_to_string(dir.path().join("all.py")).expect("read"), ALL);
+    assert_eq!(o.status.code(), Some(0));
+    let o = interlint(dir.path(), &["--fix", "safe.py"]);
+    assert_eq!(
+        fs::read_to_string(dir.path().join("safe.py")).expect("read"),
+        SAFE
+    );
+    assert_eq!(o.status.code(), Some(1));
 }

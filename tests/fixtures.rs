@@ -8,6 +8,7 @@ use std::path::Path;
 use interlint::config::LoadedConfig;
 use interlint::lang::{self, Surface};
 use interlint::output::{self, Counts, Format, Style};
+use interlint::registry::FixAvailability;
 use interlint::run::{self, FixMode, RunOptions};
 use interlint::settings::{Overrides, Settings};
 
@@ -66,6 +67,20 @@ fn fixture_snapshot(path: &Path, expect_none: bool) -> String {
     let bytes = std::fs::read(path).expect("fixture readable");
     let checked = check(path, &bytes, &settings, FixMode::Check);
     assert!(checked.notices.is_empty(), "{:?}", checked.notices);
+    // What a rule declares about its fixes is what it emits.
+    for d in &checked.diagnostics {
+        match d.rule.fix {
+            FixAvailability::None => assert!(d.fix.is_none(), "{} declares no fix", d.rule.code),
+            FixAvailability::Always => assert!(d.fix.is_some(), "{} declares a fix always", d.rule.code),
+            FixAvailability::Sometimes => {}
+        }
+        assert!(
+            d.fix.is_some() || d.suggestion.is_some() || d.rule.code == "MIG009",
+            "{} has neither a fix nor a suggestion: {}",
+            d.rule.code,
+            d.message
+        );
+    }
     if expect_none {
         assert!(
             checked.diagnostics.is_empty(),
@@ -105,6 +120,15 @@ fn mig009_fixtures() {
     insta::glob!("../fixtures/mig009", "*", |path| {
         if path.is_file() {
             insta::assert_snapshot!("mig009", fixture_snapshot(path, false));
+        }
+    });
+}
+
+#[test]
+fn python_fixtures() {
+    insta::glob!("../fixtures/python", "**/*", |path| {
+        if path.is_file() {
+            insta::assert_snapshot!("python", fixture_snapshot(path, false));
         }
     });
 }

@@ -17,10 +17,11 @@ mod treesitter;
 
 use std::ops::Range;
 use std::path::Path;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 pub use treesitter::Tree;
 
+use crate::api::Facts;
 use crate::diagnostic::Edit;
 
 /// How comments are written in a text file interlint does not parse.
@@ -142,6 +143,28 @@ pub struct OffsetMap {
     /// Multi-line replacement text would need the file's per-line prefixes (indentation of a
     /// Markdown list, say); such edits are refused.
     single_line_edits: bool,
+    /// For a notebook cell: its source strings, so an edit across them can rewrite them whole.
+    items: Option<JsonItems>,
+}
+
+/// The JSON strings a notebook cell's source is made of.
+#[derive(Clone, Debug, Default)]
+pub struct JsonItems {
+    pub items: Vec<JsonItem>,
+    /// The source is an array of line strings (else one string).
+    pub array: bool,
+    /// What separates two strings of the array (`,\n    `).
+    pub separator: String,
+}
+
+#[derive(Clone, Debug)]
+pub struct JsonItem {
+    /// The decoded string's place in the document.
+    pub doc: Range<usize>,
+    /// The string's content in the file, between its quotes.
+    pub file: Range<usize>,
+    /// The decoded string.
+    pub text: String,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -157,7 +180,12 @@ impl OffsetMap {
             segments: Vec::new(),
             json_string,
             single_line_edits,
+            items: None,
         }
+    }
+
+    pub fn set_items(&mut self, items: JsonItems) {
+        self.items = Some(items);
     }
 
     /// Records that `len` bytes at `doc` in the document are the bytes at `file` in the file.
@@ -193,10 +221,13 @@ impl OffsetMap {
 
     /// The edit on the file's bytes, when the document's edit can be carried over exactly.
     pub fn edit(&self, edit: &Edit) -> Option<Edit> {
-        let segment = self
+        let Some(segment) = self
             .segments
             .iter()
-            .find(|s| s.doc <= edit.range.start && edit.range.end <= s.doc + s.len)?;
+            .find(|s| s.doc <= edit.range.start && edit.range.end <= s.doc + s.len)
+        else {
+            return self.items_edit(edit);
+        };
         if self.single_line_edits && edit.content.contains('\n') {
             return None;
         }
@@ -208,6 +239,45 @@ impl OffsetMap {
             edit.content.clone()
         };
         Some(Edit::replace(start..end, content))
+    }
+
+    /// An edit across a notebook cell's source strings (or escapes) rewrites the strings it
+    /// touches: the new text is split into lines again and each written as a JSON string.
+    fn items_edit(&self, edit: &Edit) -> Option<Edit> {
+        let items = self.items.as_ref()?;
+        let (a, b) = (edit.range.start, edit.range.end);
+        let last_index = items.items.len().checked_sub(1)?;
+        let i = items
+            .items
+            .iter()
+            .enumerate()
+            .position(|(k, it)| it.doc.start <= a && (a < it.doc.end || k == last_index))?;
+        let j = items
+            .items
+            .iter()
+            .enumerate()
+            .position(|(k, it)| k >= i && it.doc.start <= b && b <= it.doc.end)?;
+        let (first, last) = (&items.items[i], &items.items[j]);
+        let mut text = first.text.get(..a - first.doc.start)?.to_string();
+        text.push_str(&edit.content);
+        text.push_str(last.text.get(b - last.doc.start..)?);
+        if !items.array {
+            return Some(Edit::replace(
+                first.file.start..last.file.end,
+                json::escape_string_content(&text),
+            ));
+        }
+        let mut lines: Vec<String> = text
+            .split_inclusive('\n')
+            .map(|l| format!("\"{}\"", json::escape_string_content(l)))
+            .collect();
+        if lines.is_empty() {
+            lines.push("\"\"".to_string());
+        }
+        Some(Edit::replace(
+            first.file.start.checked_sub(1)?..last.file.end + 1,
+            lines.join(&items.separator),
+        ))
     }
 }
 
@@ -225,6 +295,12 @@ pub struct Document {
     pub cell: Option<CellOrigin>,
     /// Syntax errors found by the parser; fixes may not add to them.
     pub syntax_errors: usize,
+    /// Lines of IPython magics (`%pip install ...`) in a notebook cell; their first character
+    /// reads `#` in `text` so the cell parses as Python.
+    pub magics: Vec<Range<usize>>,
+    /// What the document does with the API; computed on first use (or, for a notebook cell,
+    /// with what the earlier cells bound).
+    facts: OnceLock<Facts>,
 }
 
 /// Where a notebook document lies in its cell, so findings can be shown relative to the cell.
@@ -268,7 +344,24 @@ impl Document {
             map: None,
             cell: None,
             syntax_errors,
+            magics: Vec::new(),
+            facts: OnceLock::new(),
         }
+    }
+
+    /// What the document does with the API.
+    pub fn facts(&self) -> &Facts {
+        self.facts.get_or_init(|| match (&self.surface, &self.syntax) {
+            (Surface::Python, Syntax::TreeSitter(tree)) => {
+                python::facts::extract(tree, &self.text, &python::facts::Env::new()).0
+            }
+            _ => Facts::default(),
+        })
+    }
+
+    /// Sets the facts computed with a context the document alone does not have.
+    pub fn set_facts(&self, facts: Facts) {
+        let _ = self.facts.set(facts);
     }
 }
 

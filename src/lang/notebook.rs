@@ -29,6 +29,8 @@ pub fn documents(text: &str) -> Vec<Document> {
         return Vec::new();
     };
     let mut docs = Vec::new();
+    // What the top-level names of the cells run so far hold, for the cells after them.
+    let mut env = super::python::facts::Env::new();
     let mut cursor = cells.walk();
     for (index, cell) in cells
         .named_children(&mut cursor)
@@ -47,10 +49,20 @@ pub fn documents(text: &str) -> Vec<Document> {
             continue;
         };
         let (mut content, map) = decode_source(source, text);
-        if surface == Surface::Python {
-            comment_out_magics(&mut content);
+        let magics = if surface == Surface::Python {
+            comment_out_magics(&mut content)
+        } else {
+            Vec::new()
+        };
+        for mut doc in super::embedded(surface, content, map, Some(index + 1)) {
+            if let (Surface::Python, super::Syntax::TreeSitter(tree)) = (doc.surface, &doc.syntax) {
+                let (facts, exports) = super::python::facts::extract(tree, &doc.text, &env);
+                doc.set_facts(facts);
+                env.extend(exports);
+                doc.magics = magics.clone();
+            }
+            docs.push(doc);
         }
-        docs.extend(super::embedded(surface, content, map, Some(index + 1)));
     }
     docs
 }
@@ -98,42 +110,69 @@ fn string_inner<'a>(node: Node, text: &'a str) -> (&'a str, usize) {
 fn decode_source(source: Node, text: &str) -> (String, OffsetMap) {
     let mut map = OffsetMap::new(true, false);
     let mut content = String::new();
-    let push = |node: Node, content: &mut String, map: &mut OffsetMap| {
+    let mut items = super::JsonItems::default();
+    let mut push = |node: Node, content: &mut String, map: &mut OffsetMap| {
         let (inner, start) = string_inner(node, text);
         let decoded = json::decode_string_content(inner, start, content.len(), map);
+        items.items.push(super::JsonItem {
+            doc: content.len()..content.len() + decoded.len(),
+            file: start..start + inner.len(),
+            text: decoded.clone(),
+        });
         content.push_str(&decoded);
     };
     match source.kind() {
         "string" => push(source, &mut content, &mut map),
         "array" => {
             let mut cursor = source.walk();
-            for item in source
+            let strings: Vec<Node> = source
                 .named_children(&mut cursor)
                 .filter(|n| n.kind() == "string")
-            {
-                push(item, &mut content, &mut map);
+                .collect();
+            for item in &strings {
+                push(*item, &mut content, &mut map);
             }
+            items.array = true;
+            items.separator = match strings.as_slice() {
+                [a, b, ..] => text
+                    .get(a.end_byte()..b.start_byte())
+                    .unwrap_or(",\n")
+                    .to_string(),
+                [a] => {
+                    let line_start = text[..a.start_byte()].rfind('\n').map_or(0, |i| i + 1);
+                    let before = &text[line_start..a.start_byte()];
+                    if before.trim().is_empty() {
+                        format!(",\n{before}")
+                    } else {
+                        ", ".to_string()
+                    }
+                }
+                [] => ",\n".to_string(),
+            };
         }
         _ => {}
     }
+    map.set_items(items);
     (content, map)
 }
 
 /// IPython magics (`%pip`, `!ls`) are not Python: turn their first character into `#` so they
-/// parse as comments, keeping every offset.
-fn comment_out_magics(content: &mut String) {
-    let mut starts = Vec::new();
+/// parse as comments, keeping every offset. Returns the magic lines (without the newline).
+fn comment_out_magics(content: &mut String) -> Vec<std::ops::Range<usize>> {
+    let mut lines = Vec::new();
     let mut at = 0;
     for line in content.split_inclusive('\n') {
         let trimmed = line.trim_start();
         if trimmed.starts_with(['%', '!', '?']) {
-            starts.push(at + (line.len() - trimmed.len()));
+            let start = at + (line.len() - trimmed.len());
+            lines.push(start..at + line.trim_end_matches(['\n', '\r']).len());
         }
         at += line.len();
     }
-    for start in starts {
-        content.replace_range(start..start + 1, "#");
+    for line in &lines {
+        content.replace_range(line.start..line.start + 1, "#");
     }
+    lines
 }
 
 #[cfg(test)]

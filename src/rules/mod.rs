@@ -1,10 +1,40 @@
-//! One file per rule.
+//! One file per rule; helpers the MIG rules share live in `request`.
 
+mod mig001_create_content_call;
+mod mig002_response_text;
+mod mig003_chat_history;
+mod mig004_response_format_placement;
+mod mig005_streaming_call;
+mod mig006_function_call_parts;
+mod mig008_typed_wrapper;
 mod mig009_deprecated_model_id;
+mod mig010_newest_generation_fields;
+mod mig011_client_package;
+pub mod request;
 
 use crate::registry::Rule;
 
+pub use mig001_create_content_call::CreateContentCall;
+pub use mig002_response_text::ResponseText;
+pub use mig003_chat_history::ChatHistory;
+pub use mig004_response_format_placement::ResponseFormatPlacement;
+pub use mig005_streaming_call::StreamingCall;
+pub use mig006_function_call_parts::FunctionCallParts;
+pub use mig008_typed_wrapper::TypedWrapper;
 pub use mig009_deprecated_model_id::DeprecatedModelId;
+pub use mig010_newest_generation_fields::NewestGenerationFields;
+pub use mig011_client_package::ClientPackage;
 
 /// Every rule, in code order.
-pub static ALL: &[&dyn Rule] = &[&DeprecatedModelId];
+pub static ALL: &[&dyn Rule] = &[
+    &CreateContentCall,
+    &ResponseText,
+    &ChatHistory,
+    &ResponseFormatPlacement,
+    &StreamingCall,
+    &FunctionCallParts,
+    &TypedWrapper,
+    &DeprecatedModelId,
+    &NewestGenerationFields,
+    &ClientPackage,
+];

@@ -1,5 +1,8 @@
 //! Python (`.py`, `.pyi`) with tree-sitter-python.
 
+pub mod facts;
+mod scope;
+
 use super::treesitter::{self, Grammar};
 use super::{Document, Surface};
 

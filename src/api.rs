@@ -1,0 +1,269 @@
+//! What a document does with the service's API, in terms every surface shares.
+//!
+//! A surface's extractor (Python now; JavaScript and TypeScript next) turns its syntax tree into
+//! these facts once per document: the API calls with their arguments, the reads of a response,
+//! the typed wrapper objects and the imports. The MIG rules read the facts, never the tree, so
+//! each rule's logic is written once for every language.
+
+use std::ops::Range;
+
+/// Every fact about one document.
+#[derive(Clone, Debug, Default)]
+pub struct Facts {
+    pub calls: Vec<Call>,
+    pub reads: Vec<Read>,
+    pub wrappers: Vec<Wrapper>,
+    pub imports: Vec<Import>,
+    /// Comment ranges: a fix deleting one is unsafe.
+    pub comments: Vec<Range<usize>>,
+}
+
+impl Facts {
+    pub fn has_comment_in(&self, range: &Range<usize>) -> bool {
+        self.comments
+            .iter()
+            .any(|c| c.start >= range.start && c.end <= range.end)
+    }
+}
+
+/// The kinds of call the migration rules know.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CallKind {
+    /// `*.models.generate_content(...)` of the current client.
+    Create,
+    /// `*.models.generate_content_stream(...)`.
+    CreateStream,
+    /// Legacy `GenerativeModel(...).generate_content(...)`; `stream` when called with
+    /// `stream=True`.
+    LegacyCreate { stream: bool },
+    /// `*.interactions.create(...)`: the new endpoint.
+    Interactions,
+    /// `*.chats.create(...)`.
+    ChatCreate,
+    /// Legacy `model.start_chat(...)`.
+    StartChat,
+    /// `chat.send_message(...)` on a chat helper.
+    SendMessage,
+    /// Legacy `GenerativeModel(...)`: its model and `generation_config` make a request.
+    LegacyModel,
+}
+
+/// The model a request names.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ModelRef {
+    /// A string literal, or a name bound once to one.
+    Literal(String),
+    /// Given, but not as something interlint can resolve.
+    Unresolved,
+    Absent,
+}
+
+/// One call of the API.
+#[derive(Clone, Debug)]
+pub struct Call {
+    pub kind: CallKind,
+    pub range: Range<usize>,
+    /// The callee: where a call's finding points.
+    pub callee: Range<usize>,
+    /// The callee text to replace when rewriting the call (`models.generate_content` of
+    /// `client.models.generate_content`, or the alias's definition); `None` when it cannot be
+    /// rewritten in place.
+    pub method: Option<Range<usize>>,
+    /// The callee as written, for messages.
+    pub callee_text: String,
+    /// Called through a local alias of the method, by this name.
+    pub alias: Option<String>,
+    /// Keyword (named) arguments; a JavaScript request object's properties.
+    pub args: Vec<Entry>,
+    pub positional: Vec<Value>,
+    /// `**kwargs` / `*args` / `...spread`: the arguments are not all known.
+    pub spread: bool,
+    /// Where a new argument goes: just after the last argument (or after the open paren).
+    pub insert_at: usize,
+    /// Arguments sit on their own lines, indented like this.
+    pub arg_indent: Option<String>,
+    pub model: ModelRef,
+}
+
+impl Call {
+    pub fn arg(&self, name: &str) -> Option<&Entry> {
+        self.args.iter().find(|a| a.key == name)
+    }
+
+    pub fn is_predecessor_request(&self) -> bool {
+        matches!(
+            self.kind,
+            CallKind::Create | CallKind::CreateStream | CallKind::LegacyCreate { .. }
+        )
+    }
+}
+
+/// A key and its value: a keyword argument, a dict entry, an object property.
+#[derive(Clone, Debug)]
+pub struct Entry {
+    pub key: String,
+    pub key_range: Range<usize>,
+    /// The whole entry (`key=value`, `"key": value`).
+    pub range: Range<usize>,
+    pub value: Value,
+    /// Written as a keyword argument (`key=value`) rather than a dict key.
+    pub keyword: bool,
+    /// Where the entry can be deleted cleanly, with its separator.
+    pub removal: Range<usize>,
+}
+
+#[derive(Clone, Debug)]
+pub struct Value {
+    pub range: Range<usize>,
+    pub kind: ValueKind,
+}
+
+#[derive(Clone, Debug)]
+pub enum ValueKind {
+    Str(String),
+    Int(i64),
+    Bool(bool),
+    Map(Box<MapValue>),
+    List(Vec<Value>),
+    /// A name bound in the same scope to a value.
+    Name(Box<NameValue>),
+    Other,
+}
+
+impl Value {
+    pub fn as_map(&self) -> Option<&MapValue> {
+        match &self.kind {
+            ValueKind::Map(m) => Some(m),
+            _ => None,
+        }
+    }
+
+    /// The map itself, or the map a name is bound to.
+    pub fn resolved_map(&self) -> Option<&MapValue> {
+        match &self.kind {
+            ValueKind::Map(m) => Some(m),
+            ValueKind::Name(n) => n.value.as_ref().and_then(|v| v.as_map()),
+            _ => None,
+        }
+    }
+}
+
+/// A dict literal, a keyword-only call of a typed wrapper, an object literal.
+#[derive(Clone, Debug)]
+pub struct MapValue {
+    pub entries: Vec<Entry>,
+    /// Every entry is known: no spread, no positional argument, no computed key.
+    pub complete: bool,
+    /// The typed wrapper's name (`GenerateContentConfig`) when the map is a constructor call.
+    pub wrapper: Option<String>,
+}
+
+impl MapValue {
+    pub fn get(&self, key: &str) -> Option<&Entry> {
+        self.entries.iter().find(|e| e.key == key)
+    }
+}
+
+/// A name used as a value, and what it is bound to.
+#[derive(Clone, Debug)]
+pub struct NameValue {
+    pub name: String,
+    /// The value of its one binding in the same scope, when it has one.
+    pub value: Option<Value>,
+    /// The statement that binds it, removable when the name is inlined.
+    pub statement: Option<Range<usize>>,
+    /// The name is used exactly once (here) and bound once, by a simple assignment in the same
+    /// scope: it can be inlined.
+    pub single_use: bool,
+}
+
+/// What a name or expression holds, as far as the migration rules care.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Origin {
+    /// The result of a predecessor create-content call (or a chat's `send_message`).
+    Response,
+    /// The result of `interactions.create`.
+    Interaction,
+    /// An item of a stream of the predecessor API.
+    StreamChunk,
+    /// An item of `response.candidates[0].content.parts`.
+    Part,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ReadKind {
+    /// `response.text`.
+    Text,
+    /// `response.candidates[0].content.parts...`; `simple_text` when it is exactly
+    /// `candidates[0].content.parts[0].text`.
+    Candidates { simple_text: bool },
+    /// `response.function_calls`.
+    FunctionCalls,
+    /// `part.function_call`, `...parts[0].function_call`.
+    PartFunctionCall,
+    /// `grounding_metadata` on a response or candidate.
+    Grounding,
+}
+
+/// A read of a response the old way.
+#[derive(Clone, Debug)]
+pub struct Read {
+    pub kind: ReadKind,
+    /// The whole expression (`response.text`).
+    pub range: Range<usize>,
+    pub receiver: Range<usize>,
+    pub origin: Origin,
+    /// Every binding of the receiver is an interactions result: the read can be rewritten.
+    pub all_interactions: bool,
+}
+
+/// A typed wrapper object construction (`types.GenerateContentConfig(...)`).
+#[derive(Clone, Debug)]
+pub struct Wrapper {
+    /// `GenerateContentConfig`, `Part.from_text`.
+    pub name: String,
+    pub callee: Range<usize>,
+    pub range: Range<usize>,
+    /// The arguments as a map when they are all keywords.
+    pub map: Option<MapValue>,
+    /// Where the argument list opens and closes (the parentheses).
+    pub open: Range<usize>,
+    pub close: Range<usize>,
+}
+
+/// An import statement of a client package.
+#[derive(Clone, Debug)]
+pub struct Import {
+    /// The module path as written (`google.genai`, `google.generativeai`, `@google/genai`).
+    pub module: String,
+    pub statement: Range<usize>,
+    /// Where the finding points (the module name).
+    pub module_range: Range<usize>,
+    /// For `from google.genai import types`: the typed-wrapper module import and whether
+    /// anything uses it.
+    pub types: Option<TypesImport>,
+}
+
+#[derive(Clone, Debug)]
+pub struct TypesImport {
+    /// The bound name (`types`, or its alias).
+    pub binding: String,
+    /// The imported name with its alias, and its separator, for removal.
+    pub name_range: Range<usize>,
+    pub removal: Range<usize>,
+    pub used: bool,
+}
+
+/// The statement's lines when it stands alone on them (to delete it whole), else the statement.
+pub fn line_removal(text: &str, range: Range<usize>) -> Range<usize> {
+    let line_start = text[..range.start].rfind('\n').map_or(0, |i| i + 1);
+    let before_blank = text[line_start..range.start].trim().is_empty();
+    let rest = &text[range.end..];
+    let line_end = rest.find('\n').map_or(text.len(), |i| range.end + i + 1);
+    let after_blank = text[range.end..line_end].trim().is_empty();
+    if before_blank && after_blank {
+        line_start..line_end
+    } else {
+        range
+    }
+}

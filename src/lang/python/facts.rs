@@ -1,0 +1,945 @@
+//! Python's extractor of [`api::Facts`]: API calls by call shape, reads of responses through
+//! simple local bindings, typed wrappers and client imports.
+
+use std::collections::HashMap;
+use std::ops::Range;
+
+use tree_sitter::Node;
+
+use super::scope::{BindingKind, Resolution, Scopes, children, text_of};
+use crate::api::{
+    Call, CallKind, Entry, Facts, Import, MapValue, ModelRef, NameValue, Origin, Read, ReadKind, TypesImport,
+    Value, ValueKind, Wrapper,
+};
+
+/// What a name or expression holds.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Class {
+    Str(String),
+    /// An imported module or name, by its dotted path.
+    Module(String),
+    Response,
+    Interaction,
+    Stream,
+    StreamChunk,
+    Chat,
+    LegacyModel(ModelRef),
+    /// The create-content method itself (`client.models.generate_content`), kept in a name;
+    /// the range is `models.generate_content` in its definition.
+    Method(CallKind, Range<usize>),
+    Parts,
+    Part,
+    Unknown,
+}
+
+/// Top-level names a notebook's earlier cells bound, by what they hold.
+pub type Env = HashMap<String, Class>;
+
+const MAX_DEPTH: usize = 12;
+
+struct Analyzer<'a, 't> {
+    text: &'a str,
+    scopes: Scopes<'t>,
+    env: &'a Env,
+}
+
+/// The facts of one Python document, and what its top-level names hold (for the next cell of
+/// a notebook).
+pub fn extract(tree: &tree_sitter::Tree, text: &str, env: &Env) -> (Facts, Env) {
+    let root = tree.root_node();
+    let a = Analyzer {
+        text,
+        scopes: Scopes::build(root, text),
+        env,
+    };
+    let mut facts = Facts {
+        comments: a.scopes.comments.clone(),
+        ..Facts::default()
+    };
+    for &(node, scope) in &a.scopes.calls {
+        if let Some(call) = a.call(node, scope) {
+            facts.calls.push(call);
+        }
+        if let Some(wrapper) = a.wrapper(node, scope) {
+            facts.wrappers.push(wrapper);
+        }
+    }
+    for &(node, scope) in &a.scopes.attributes {
+        if let Some(read) = a.read(node, scope) {
+            facts.reads.push(read);
+        }
+    }
+    for &node in &a.scopes.imports {
+        a.imports(node, &mut facts.imports);
+    }
+    let mut exports = Env::new();
+    for ((scope, name), list) in &a.scopes.bindings {
+        if *scope != 0 {
+            continue;
+        }
+        let class = match list.last().map(|b| b.kind) {
+            Some(BindingKind::Assign { value, .. }) => a.classify(value, 0, 0),
+            Some(BindingKind::Import { module, path }) => a.import_class(module, path),
+            _ => Class::Unknown,
+        };
+        exports.insert(name.clone(), class);
+    }
+    (facts, exports)
+}
+
+impl<'t> Analyzer<'_, 't> {
+    fn src(&self, node: Node) -> &str {
+        text_of(node, self.text)
+    }
+
+    // ----- classification -----
+
+    fn classify(&self, node: Node<'t>, scope: usize, depth: usize) -> Class {
+        if depth > MAX_DEPTH {
+            return Class::Unknown;
+        }
+        match node.kind() {
+            "parenthesized_expression" | "await" => match node.named_child(0) {
+                Some(inner) => self.classify(inner, scope, depth + 1),
+                None => Class::Unknown,
+            },
+            "string" => string_value(node, self.text).map_or(Class::Unknown, Class::Str),
+            "identifier" => self.classify_name(node, scope, depth),
+            "attribute" => self.classify_attribute(node, scope, depth),
+            "call" => match self.call_kind(node, scope, depth) {
+                Some((kind, ..)) => match kind {
+                    CallKind::Create | CallKind::LegacyCreate { stream: false } | CallKind::SendMessage => {
+                        Class::Response
+                    }
+                    CallKind::Interactions if keyword(node, "stream", self.text).is_none() => {
+                        Class::Interaction
+                    }
+                    CallKind::Interactions => Class::Unknown,
+                    CallKind::CreateStream | CallKind::LegacyCreate { stream: true } => Class::Stream,
+                    CallKind::ChatCreate | CallKind::StartChat => Class::Chat,
+                    CallKind::LegacyModel => Class::LegacyModel(self.legacy_model(node, scope, depth)),
+                },
+                None => Class::Unknown,
+            },
+            _ => Class::Unknown,
+        }
+    }
+
+    fn classify_name(&self, node: Node<'t>, scope: usize, depth: usize) -> Class {
+        let name = self.src(node);
+        match self.scopes.resolve(name, scope, node.start_byte()) {
+            Resolution::Bound(binding, _) => match binding.kind {
+                BindingKind::Assign { value, .. } => self.classify(value, binding.scope, depth + 1),
+                BindingKind::For { iter } => match self.classify(iter, binding.scope, depth + 1) {
+                    Class::Stream => Class::StreamChunk,
+                    Class::Parts => Class::Part,
+                    _ => Class::Unknown,
+                },
+                BindingKind::Import { module, path } => self.import_class(module, path),
+                BindingKind::Other => Class::Unknown,
+            },
+            Resolution::Opaque => Class::Unknown,
+            Resolution::Unbound => self.env.get(name).cloned().unwrap_or(Class::Unknown),
+        }
+    }
+
+    fn import_class(&self, module: Option<Node>, path: Node) -> Class {
+        match module {
+            Some(m) => Class::Module(format!("{}.{}", self.src(m), self.src(path))),
+            None => {
+                // `import a.b as c` binds the whole path; `import a.b` binds `a`.
+                let aliased = path.parent().is_some_and(|p| p.kind() == "aliased_import");
+                let full = self.src(path);
+                if aliased {
+                    Class::Module(full.to_string())
+                } else {
+                    Class::Module(full.split('.').next().unwrap_or_default().to_string())
+                }
+            }
+        }
+    }
+
+    fn classify_attribute(&self, node: Node<'t>, scope: usize, depth: usize) -> Class {
+        let (Some(object), Some(attr)) = (
+            node.child_by_field_name("object"),
+            node.child_by_field_name("attribute"),
+        ) else {
+            return Class::Unknown;
+        };
+        let attr_name = self.src(attr);
+        if matches!(attr_name, "generate_content" | "generate_content_stream") && is_models(object, self.text)
+        {
+            let kind = if attr_name == "generate_content" {
+                CallKind::Create
+            } else {
+                CallKind::CreateStream
+            };
+            let start = object
+                .child_by_field_name("attribute")
+                .map_or(node.start_byte(), |a| a.start_byte());
+            return Class::Method(kind, start..node.end_byte());
+        }
+        if attr_name == "parts" && self.candidates_root(node, scope, depth).is_some() {
+            return Class::Parts;
+        }
+        if self.src(object) == "self" {
+            let values = self
+                .scopes
+                .self_attrs
+                .get(attr_name)
+                .map(Vec::as_slice)
+                .unwrap_or_default();
+            let classes: Vec<Class> = values.iter().map(|v| self.classify(*v, 0, depth + 1)).collect();
+            return match classes.first() {
+                Some(first) if classes.iter().all(|c| c == first) => first.clone(),
+                _ => Class::Unknown,
+            };
+        }
+        match self.classify(object, scope, depth + 1) {
+            Class::Module(path) => Class::Module(format!("{path}.{attr_name}")),
+            _ => Class::Unknown,
+        }
+    }
+
+    /// For `R.candidates[i].content.parts` (at `parts`), the class of `R` when it is a response.
+    fn candidates_root(&self, parts: Node<'t>, scope: usize, depth: usize) -> Option<Class> {
+        let content = parts
+            .child_by_field_name("object")
+            .filter(|n| n.kind() == "attribute")?;
+        if content.child_by_field_name("attribute").map(|a| self.src(a)) != Some("content") {
+            return None;
+        }
+        let subscript = content
+            .child_by_field_name("object")
+            .filter(|n| n.kind() == "subscript")?;
+        let candidates = subscript
+            .child_by_field_name("value")
+            .filter(|n| n.kind() == "attribute")?;
+        if candidates.child_by_field_name("attribute").map(|a| self.src(a)) != Some("candidates") {
+            return None;
+        }
+        let root = candidates.child_by_field_name("object")?;
+        let class = self.classify(root, scope, depth + 1);
+        matches!(class, Class::Response | Class::Interaction | Class::StreamChunk).then_some(class)
+    }
+
+    /// The model of a legacy `GenerativeModel(...)` constructor call.
+    fn legacy_model(&self, call: Node<'t>, scope: usize, depth: usize) -> ModelRef {
+        let args = call.child_by_field_name("arguments");
+        let value = keyword(call, "model_name", self.text)
+            .or_else(|| keyword(call, "model", self.text))
+            .or_else(|| {
+                args.and_then(|a| children(a).find(|c| !matches!(c.kind(), "keyword_argument" | "comment")))
+            });
+        match value {
+            Some(v) => self.model_ref(v, scope, depth),
+            None => ModelRef::Absent,
+        }
+    }
+
+    fn model_ref(&self, value: Node<'t>, scope: usize, depth: usize) -> ModelRef {
+        match self.classify(value, scope, depth + 1) {
+            Class::Str(s) => ModelRef::Literal(s),
+            _ => ModelRef::Unresolved,
+        }
+    }
+
+    // ----- calls -----
+
+    /// The kind of an API call, the callee range to replace when rewriting it, and the alias
+    /// it is called through.
+    fn call_kind(
+        &self,
+        call: Node<'t>,
+        scope: usize,
+        depth: usize,
+    ) -> Option<(CallKind, Option<Range<usize>>, Option<String>)> {
+        let function = call.child_by_field_name("function")?;
+        let has_request_keywords =
+            keyword(call, "model", self.text).is_some() || keyword(call, "contents", self.text).is_some();
+        match function.kind() {
+            "attribute" => {
+                let object = function.child_by_field_name("object")?;
+                let attr = function.child_by_field_name("attribute")?;
+                let method_range = || {
+                    object
+                        .child_by_field_name("attribute")
+                        .map(|a| a.start_byte()..function.end_byte())
+                };
+                match self.src(attr) {
+                    name @ ("generate_content" | "generate_content_stream") => {
+                        let stream = name == "generate_content_stream";
+                        if is_models(object, self.text) {
+                            let kind = if stream {
+                                CallKind::CreateStream
+                            } else {
+                                CallKind::Create
+                            };
+                            return Some((kind, method_range(), None));
+                        }
+                        if let Class::LegacyModel(_) = self.classify(object, scope, depth + 1) {
+                            let stream = stream
+                                || keyword(call, "stream", self.text).is_some_and(|v| self.src(v) == "True");
+                            return Some((CallKind::LegacyCreate { stream }, None, None));
+                        }
+                        if has_request_keywords {
+                            let kind = if stream {
+                                CallKind::CreateStream
+                            } else {
+                                CallKind::Create
+                            };
+                            return Some((kind, None, None));
+                        }
+                        None
+                    }
+                    "create" => match object.kind() {
+                        "attribute" => match object.child_by_field_name("attribute").map(|a| self.src(a)) {
+                            Some("interactions") => Some((CallKind::Interactions, None, None)),
+                            Some("chats") => Some((CallKind::ChatCreate, None, None)),
+                            _ => None,
+                        },
+                        _ => None,
+                    },
+                    "start_chat" => match self.classify(object, scope, depth + 1) {
+                        Class::LegacyModel(_) => Some((CallKind::StartChat, None, None)),
+                        _ => None,
+                    },
+                    "send_message" | "send_message_stream" => match self.classify(object, scope, depth + 1) {
+                        Class::Chat => Some((CallKind::SendMessage, None, None)),
+                        _ => None,
+                    },
+                    "GenerativeModel" => Some((CallKind::LegacyModel, None, None)),
+                    _ => None,
+                }
+            }
+            "identifier" => {
+                let name = self.src(function);
+                if name == "GenerativeModel" {
+                    return Some((CallKind::LegacyModel, None, None));
+                }
+                match self.classify(function, scope, depth + 1) {
+                    Class::Method(kind, range) => {
+                        // Rewritten through the alias only when the alias is bound once in
+                        // this scope and this call is its only use.
+                        let local_single = matches!(
+                            self.scopes.resolve(name, scope, function.start_byte()),
+                            Resolution::Bound(b, 1) if b.scope == scope
+                        ) && self.scopes.uses.get(&(scope, name.to_string())) == Some(&1);
+                        Some((kind, local_single.then_some(range), Some(name.to_string())))
+                    }
+                    Class::Module(path) if path.ends_with(".GenerativeModel") => {
+                        Some((CallKind::LegacyModel, None, None))
+                    }
+                    _ => None,
+                }
+            }
+            _ => None,
+        }
+    }
+
+    fn call(&self, node: Node<'t>, scope: usize) -> Option<Call> {
+        let (kind, method, alias) = self.call_kind(node, scope, 0)?;
+        let function = node.child_by_field_name("function")?;
+        let arguments = node
+            .child_by_field_name("arguments")
+            .filter(|a| a.kind() == "argument_list")?;
+        let mut args = Vec::new();
+        let mut positional = Vec::new();
+        let mut spread = false;
+        let elements = elements(arguments);
+        for (i, element) in elements.iter().enumerate() {
+            match element.kind() {
+                "keyword_argument" => {
+                    if let Some(entry) = self.keyword_entry(*element, &elements, i, arguments, scope) {
+                        args.push(entry);
+                    }
+                }
+                "list_splat" | "dictionary_splat" => spread = true,
+                _ => positional.push(self.value(*element, scope, 0)),
+            }
+        }
+        let insert_at = elements
+            .last()
+            .map_or(arguments.start_byte() + 1, |e| e.end_byte());
+        let arg_indent = elements.first().and_then(|first| {
+            (first.start_position().row != arguments.start_position().row)
+                .then(|| line_indent(self.text, first.start_byte()))
+        });
+        let model = match kind {
+            CallKind::LegacyCreate { .. } | CallKind::StartChat => {
+                match function
+                    .child_by_field_name("object")
+                    .map(|o| self.classify(o, scope, 1))
+                {
+                    Some(Class::LegacyModel(model)) => model,
+                    _ => ModelRef::Unresolved,
+                }
+            }
+            CallKind::LegacyModel => self.legacy_model(node, scope, 0),
+            _ => match keyword(node, "model", self.text) {
+                Some(v) => self.model_ref(v, scope, 0),
+                None => ModelRef::Absent,
+            },
+        };
+        Some(Call {
+            kind,
+            range: node.byte_range(),
+            callee: function.byte_range(),
+            method,
+            callee_text: self.src(function).to_string(),
+            alias,
+            args,
+            positional,
+            spread,
+            insert_at,
+            arg_indent,
+            model,
+        })
+    }
+
+    fn keyword_entry(
+        &self,
+        element: Node<'t>,
+        elements: &[Node<'t>],
+        index: usize,
+        container: Node<'t>,
+        scope: usize,
+    ) -> Option<Entry> {
+        let name = element.child_by_field_name("name")?;
+        let value = element.child_by_field_name("value")?;
+        Some(Entry {
+            key: self.src(name).to_string(),
+            key_range: name.byte_range(),
+            range: element.byte_range(),
+            value: self.value(value, scope, 0),
+            keyword: true,
+            removal: removal(elements, index, container, self.text),
+        })
+    }
+
+    // ----- values -----
+
+    fn value(&self, node: Node<'t>, scope: usize, depth: usize) -> Value {
+        let kind = if depth > MAX_DEPTH {
+            ValueKind::Other
+        } else {
+            self.value_kind(node, scope, depth)
+        };
+        Value {
+            range: node.byte_range(),
+            kind,
+        }
+    }
+
+    fn value_kind(&self, node: Node<'t>, scope: usize, depth: usize) -> ValueKind {
+        match node.kind() {
+            "string" => string_value(node, self.text).map_or(ValueKind::Other, ValueKind::Str),
+            "integer" => parse_int(self.src(node)).map_or(ValueKind::Other, ValueKind::Int),
+            "unary_operator" => {
+                let operand = node.child_by_field_name("argument");
+                match (self.src(node).trim_start().starts_with('-'), operand) {
+                    (true, Some(o)) if o.kind() == "integer" => {
+                        parse_int(self.src(o)).map_or(ValueKind::Other, |n| ValueKind::Int(-n))
+                    }
+                    _ => ValueKind::Other,
+                }
+            }
+            "true" => ValueKind::Bool(true),
+            "false" => ValueKind::Bool(false),
+            "dictionary" => ValueKind::Map(Box::new(self.dictionary(node, scope, depth))),
+            "list" => ValueKind::List(
+                elements(node)
+                    .into_iter()
+                    .map(|e| self.value(e, scope, depth + 1))
+                    .collect(),
+            ),
+            "call" => match self.wrapper_name(node, scope) {
+                Some(name) if !name.contains('.') => match self.keyword_map(node, scope, depth, Some(name)) {
+                    Some(map) => ValueKind::Map(Box::new(map)),
+                    None => ValueKind::Other,
+                },
+                _ if node
+                    .child_by_field_name("function")
+                    .is_some_and(|f| self.src(f) == "dict") =>
+                {
+                    match self.keyword_map(node, scope, depth, None) {
+                        Some(map) => ValueKind::Map(Box::new(map)),
+                        None => ValueKind::Other,
+                    }
+                }
+                _ => ValueKind::Other,
+            },
+            "identifier" => ValueKind::Name(Box::new(self.name_value(node, scope, depth))),
+            _ => ValueKind::Other,
+        }
+    }
+
+    fn name_value(&self, node: Node<'t>, scope: usize, depth: usize) -> NameValue {
+        let name = self.src(node).to_string();
+        let mut out = NameValue {
+            name: name.clone(),
+            value: None,
+            statement: None,
+            single_use: false,
+        };
+        if let Resolution::Bound(binding, count) = self.scopes.resolve(&name, scope, node.start_byte())
+            && binding.scope == scope
+            && let BindingKind::Assign { value, statement } = binding.kind
+        {
+            out.value = Some(self.value(value, scope, depth + 1));
+            out.statement = Some(statement.byte_range());
+            out.single_use = count == 1 && self.scopes.uses.get(&(scope, name)) == Some(&1);
+        }
+        out
+    }
+
+    fn dictionary(&self, node: Node<'t>, scope: usize, depth: usize) -> MapValue {
+        let elements = elements(node);
+        let mut map = MapValue {
+            entries: Vec::new(),
+            complete: true,
+            wrapper: None,
+        };
+        for (i, element) in elements.iter().enumerate() {
+            let key = element.child_by_field_name("key");
+            let value = element.child_by_field_name("value");
+            match (
+                element.kind(),
+                key.and_then(|k| string_value(k, self.text)),
+                key,
+                value,
+            ) {
+                ("pair", Some(name), Some(key), Some(value)) => map.entries.push(Entry {
+                    key: name,
+                    key_range: key.byte_range(),
+                    range: element.byte_range(),
+                    value: self.value(value, scope, depth + 1),
+                    keyword: false,
+                    removal: removal(&elements, i, node, self.text),
+                }),
+                _ => map.complete = false,
+            }
+        }
+        map
+    }
+
+    /// A call's arguments as a map, when they are all keywords.
+    fn keyword_map(
+        &self,
+        call: Node<'t>,
+        scope: usize,
+        depth: usize,
+        wrapper: Option<String>,
+    ) -> Option<MapValue> {
+        let arguments = call
+            .child_by_field_name("arguments")
+            .filter(|a| a.kind() == "argument_list")?;
+        let elements = elements(arguments);
+        let mut map = MapValue {
+            entries: Vec::new(),
+            complete: true,
+            wrapper,
+        };
+        for (i, element) in elements.iter().enumerate() {
+            if element.kind() != "keyword_argument" {
+                map.complete = false;
+                continue;
+            }
+            let (Some(name), Some(value)) = (
+                element.child_by_field_name("name"),
+                element.child_by_field_name("value"),
+            ) else {
+                continue;
+            };
+            map.entries.push(Entry {
+                key: self.src(name).to_string(),
+                key_range: name.byte_range(),
+                range: element.byte_range(),
+                value: self.value(value, scope, depth + 1),
+                keyword: true,
+                removal: removal(&elements, i, arguments, self.text),
+            });
+        }
+        Some(map)
+    }
+
+    // ----- typed wrappers -----
+
+    /// `GenerateContentConfig`, `Part.from_text`: the name of the typed wrapper a call builds.
+    fn wrapper_name(&self, call: Node<'t>, scope: usize) -> Option<String> {
+        let function = call.child_by_field_name("function")?;
+        let Class::Module(path) = self.classify(function, scope, 0) else {
+            return None;
+        };
+        wrapper_of_path(&path)
+    }
+
+    fn wrapper(&self, node: Node<'t>, scope: usize) -> Option<Wrapper> {
+        let name = self.wrapper_name(node, scope)?;
+        let function = node.child_by_field_name("function")?;
+        let arguments = node
+            .child_by_field_name("arguments")
+            .filter(|a| a.kind() == "argument_list")?;
+        let map = self
+            .keyword_map(node, scope, 0, Some(name.clone()))
+            .filter(|m| m.complete && !elements(arguments).iter().any(|e| e.kind() == "dictionary_splat"));
+        let open = arguments.start_byte()..arguments.start_byte() + 1;
+        let close = arguments.end_byte().saturating_sub(1)..arguments.end_byte();
+        Some(Wrapper {
+            name,
+            callee: function.byte_range(),
+            range: node.byte_range(),
+            map,
+            open,
+            close,
+        })
+    }
+
+    // ----- reads -----
+
+    fn read(&self, node: Node<'t>, scope: usize) -> Option<Read> {
+        let object = node.child_by_field_name("object")?;
+        let attr = self.src(node.child_by_field_name("attribute")?);
+        // `x.text = ...` writes; `x.text()` is some other API's method.
+        let parent = node.parent();
+        if parent.is_some_and(|p| {
+            p.kind() == "call" && p.child_by_field_name("function") == Some(node)
+                || p.kind() == "assignment" && p.child_by_field_name("left") == Some(node)
+        }) {
+            return None;
+        }
+        let origin_of = |class: Class| match class {
+            Class::Response => Some(Origin::Response),
+            Class::Interaction => Some(Origin::Interaction),
+            Class::StreamChunk => Some(Origin::StreamChunk),
+            Class::Part => Some(Origin::Part),
+            _ => None,
+        };
+        let (kind, range) = match attr {
+            "text" | "function_calls" => {
+                let origin = origin_of(self.classify(object, scope, 0))?;
+                if origin == Origin::Part {
+                    return None;
+                }
+                let kind = if attr == "text" {
+                    ReadKind::Text
+                } else {
+                    ReadKind::FunctionCalls
+                };
+                return Some(Read {
+                    kind,
+                    range: node.byte_range(),
+                    receiver: object.byte_range(),
+                    origin,
+                    all_interactions: self.all_interactions(object, scope),
+                });
+            }
+            "function_call" => {
+                if self.classify(object, scope, 0) != Class::Part {
+                    return None;
+                }
+                (ReadKind::PartFunctionCall, node.byte_range())
+            }
+            "candidates" => {
+                let origin = origin_of(self.classify(object, scope, 0))?;
+                let (kind, range) = self.candidates_chain(node)?;
+                return Some(Read {
+                    kind,
+                    range,
+                    receiver: object.byte_range(),
+                    origin,
+                    all_interactions: self.all_interactions(object, scope),
+                });
+            }
+            _ => return None,
+        };
+        Some(Read {
+            kind,
+            range,
+            receiver: object.byte_range(),
+            origin: Origin::Part,
+            all_interactions: false,
+        })
+    }
+
+    /// From `R.candidates`, the read the whole chain makes: `R.candidates[0].content.parts...`.
+    fn candidates_chain(&self, candidates: Node<'t>) -> Option<(ReadKind, Range<usize>)> {
+        let mut top = candidates;
+        let mut steps: Vec<String> = Vec::new();
+        while let Some(parent) = top.parent() {
+            let step = match parent.kind() {
+                "subscript" if parent.child_by_field_name("value") == Some(top) => {
+                    let index = parent
+                        .child_by_field_name("subscript")
+                        .map(|s| self.src(s))
+                        .unwrap_or_default();
+                    format!("[{index}]")
+                }
+                "attribute" if parent.child_by_field_name("object") == Some(top) => {
+                    format!(
+                        ".{}",
+                        parent
+                            .child_by_field_name("attribute")
+                            .map(|a| self.src(a))
+                            .unwrap_or_default()
+                    )
+                }
+                _ => break,
+            };
+            // A method call ends the chain before the method.
+            if parent.kind() == "attribute"
+                && parent
+                    .parent()
+                    .is_some_and(|p| p.kind() == "call" && p.child_by_field_name("function") == Some(parent))
+            {
+                break;
+            }
+            steps.push(step);
+            top = parent;
+        }
+        let chain = steps.concat();
+        if chain.contains(".grounding_metadata") {
+            return Some((ReadKind::Grounding, candidates.start_byte()..top.end_byte()));
+        }
+        if !chain.contains(".content") {
+            return None;
+        }
+        if chain.contains(".function_call") {
+            return Some((
+                ReadKind::PartFunctionCall,
+                candidates.start_byte()..top.end_byte(),
+            ));
+        }
+        let simple_text = chain == "[0].content.parts[0].text";
+        Some((
+            ReadKind::Candidates { simple_text },
+            candidates.start_byte()..top.end_byte(),
+        ))
+    }
+
+    /// Every binding the receiver can come from is an interactions result.
+    fn all_interactions(&self, receiver: Node<'t>, scope: usize) -> bool {
+        match receiver.kind() {
+            "identifier" => {
+                let name = self.src(receiver);
+                let bindings = self.scopes.all_bindings(name, scope);
+                if bindings.is_empty() {
+                    // Bound by an earlier notebook cell, as the cells run in order.
+                    return matches!(
+                        self.scopes.resolve(name, scope, receiver.start_byte()),
+                        Resolution::Unbound
+                    ) && self.env.get(name) == Some(&Class::Interaction);
+                }
+                !bindings.is_empty()
+                    && bindings.iter().all(|b| match b.kind {
+                        BindingKind::Assign { value, .. } => {
+                            self.classify(value, b.scope, 1) == Class::Interaction
+                        }
+                        _ => false,
+                    })
+            }
+            _ => self.classify(receiver, scope, 0) == Class::Interaction,
+        }
+    }
+
+    // ----- imports -----
+
+    fn imports(&self, node: Node<'t>, out: &mut Vec<Import>) {
+        let module = node.child_by_field_name("module_name");
+        let mut cursor = node.walk();
+        let names: Vec<Node> = node.children_by_field_name("name", &mut cursor).collect();
+        let statement = crate::api::line_removal(self.text, node.byte_range());
+        for (i, name) in names.iter().enumerate() {
+            let (path_node, alias) = match name.kind() {
+                "aliased_import" => (
+                    name.child_by_field_name("name"),
+                    name.child_by_field_name("alias"),
+                ),
+                _ => (Some(*name), None),
+            };
+            let Some(path_node) = path_node else {
+                continue;
+            };
+            let full = match module {
+                Some(m) => format!("{}.{}", self.src(m), self.src(path_node)),
+                None => self.src(path_node).to_string(),
+            };
+            if !is_client_path(&full) {
+                continue;
+            }
+            let reported = match module {
+                Some(m) if is_client_path(self.src(m)) => (self.src(m).to_string(), m.byte_range()),
+                _ => (full.clone(), path_node.byte_range()),
+            };
+            let types = full.ends_with(".types").then(|| {
+                let binding = alias.map_or_else(
+                    || {
+                        self.src(path_node)
+                            .rsplit('.')
+                            .next()
+                            .unwrap_or_default()
+                            .to_string()
+                    },
+                    |a| self.src(a).to_string(),
+                );
+                let used = self.scopes.total_uses.get(&binding).copied().unwrap_or(0) > 0;
+                let removal = if names.len() == 1 {
+                    without_blank_start(self.text, statement.clone())
+                } else if let Some(next) = names.get(i + 1) {
+                    name.start_byte()..next.start_byte()
+                } else {
+                    names[i - 1].end_byte()..name.end_byte()
+                };
+                TypesImport {
+                    binding,
+                    name_range: name.byte_range(),
+                    removal,
+                    used,
+                }
+            });
+            // `from google import genai, generativeai` reports each name, not the module twice.
+            let (module_text, module_range) = if module.is_some_and(|m| !is_client_path(self.src(m))) {
+                (full.clone(), name.byte_range())
+            } else {
+                reported
+            };
+            if out.iter().any(|i: &Import| i.module_range == module_range) && types.is_none() {
+                continue;
+            }
+            out.push(Import {
+                module: module_text,
+                statement: node.byte_range(),
+                module_range,
+                types,
+            });
+        }
+    }
+}
+
+/// `...models` — the models resource of a client, whatever the client is called.
+fn is_models(node: Node, text: &str) -> bool {
+    node.kind() == "attribute"
+        && node
+            .child_by_field_name("attribute")
+            .is_some_and(|a| text_of(a, text) == "models")
+}
+
+/// The value node of the keyword argument `name` of a call.
+fn keyword<'t>(call: Node<'t>, name: &str, text: &str) -> Option<Node<'t>> {
+    let arguments = call.child_by_field_name("arguments")?;
+    children(arguments)
+        .filter(|c| c.kind() == "keyword_argument")
+        .find(|c| {
+            c.child_by_field_name("name")
+                .is_some_and(|n| text_of(n, text) == name)
+        })?
+        .child_by_field_name("value")
+}
+
+/// A dotted path names a client package when one of its parts is `genai` or `generativeai`.
+fn is_client_path(path: &str) -> bool {
+    path.split('.').any(|p| p == "genai" || p == "generativeai")
+}
+
+/// The typed wrapper a dotted path names: a class of a client package's `types` module
+/// (`google.genai.types.Part` → `Part`, with `Part.from_text` for its factories), or the legacy
+/// package's `GenerationConfig`.
+fn wrapper_of_path(path: &str) -> Option<String> {
+    if !is_client_path(path) {
+        return None;
+    }
+    let parts: Vec<&str> = path.split('.').collect();
+    let at = parts.iter().position(|p| *p == "types");
+    let rest: Vec<&str> = match at {
+        Some(i) => parts[i + 1..].to_vec(),
+        None => {
+            let last = parts.last()?;
+            return (*last == "GenerationConfig").then(|| last.to_string());
+        }
+    };
+    let first = rest.first()?;
+    if !first.starts_with(|c: char| c.is_ascii_uppercase()) || rest.len() > 2 {
+        return None;
+    }
+    if rest.len() == 2 && !rest[1].starts_with("from_") {
+        return None;
+    }
+    Some(rest.join("."))
+}
+
+/// The named children of a container that are elements (not comments).
+fn elements(node: Node) -> Vec<Node> {
+    children(node).filter(|c| c.kind() != "comment").collect()
+}
+
+/// Where element `index` of a list of elements can be deleted with its separator.
+fn removal(elements: &[Node], index: usize, container: Node, text: &str) -> Range<usize> {
+    let element = elements[index];
+    if let Some(next) = elements.get(index + 1) {
+        return element.start_byte()..next.start_byte();
+    }
+    if index > 0 {
+        return elements[index - 1].end_byte()..element.end_byte();
+    }
+    // The only element: everything between the brackets.
+    let open = container.start_byte() + 1;
+    let close = container.end_byte().saturating_sub(1).max(open);
+    let _ = text;
+    open..close
+}
+
+/// A deletion at the start of the file takes the blank lines after it too, so the file does
+/// not begin with a blank line.
+fn without_blank_start(text: &str, range: Range<usize>) -> Range<usize> {
+    if range.start != 0 || !text[..range.end].ends_with('\n') {
+        return range;
+    }
+    let rest = &text[range.end..];
+    let blank = rest.len() - rest.trim_start_matches(['\n', '\r']).len();
+    range.start..range.end + blank
+}
+
+/// The indentation of the line holding `offset`.
+fn line_indent(text: &str, offset: usize) -> String {
+    let line_start = text[..offset].rfind('\n').map_or(0, |i| i + 1);
+    text[line_start..offset]
+        .chars()
+        .take_while(|c| *c == ' ' || *c == '\t')
+        .collect()
+}
+
+/// The value of a plain string literal (no f-string, no bytes); escapes decoded simply.
+pub fn string_value(node: Node, text: &str) -> Option<String> {
+    if node.kind() != "string" {
+        return None;
+    }
+    let mut out = String::new();
+    let mut raw = false;
+    for child in children(node) {
+        match child.kind() {
+            "string_start" => {
+                let prefix = text_of(child, text).to_ascii_lowercase();
+                if prefix.contains('f') || prefix.contains('b') {
+                    return None;
+                }
+                raw = prefix.contains('r');
+            }
+            "string_content" => out.push_str(text_of(child, text)),
+            "interpolation" => return None,
+            _ => {}
+        }
+    }
+    if !raw && out.contains('\\') {
+        out = out
+            .replace("\\n", "\n")
+            .replace("\\t", "\t")
+            .replace("\\'", "'")
+            .replace("\\\"", "\"")
+            .replace("\\\\", "\\");
+    }
+    Some(out)
+}
+
+fn parse_int(text: &str) -> Option<i64> {
+    text.replace('_', "").parse().ok()
+}

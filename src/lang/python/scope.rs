@@ -1,0 +1,395 @@
+//! Scopes and bindings of a Python module, enough to answer "what is this name bound to here?"
+//! through simple local bindings, and "how often is it used?".
+
+use std::collections::HashMap;
+
+use tree_sitter::Node;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ScopeKind {
+    Module,
+    Function,
+    Class,
+}
+
+#[derive(Debug)]
+pub struct Scope {
+    pub parent: Option<usize>,
+    pub kind: ScopeKind,
+}
+
+#[derive(Clone, Copy, Debug)]
+pub enum BindingKind<'t> {
+    /// `name = value` (or `name: T = value`); `statement` is the whole statement.
+    Assign { value: Node<'t>, statement: Node<'t> },
+    /// `for name in iter:`.
+    For { iter: Node<'t> },
+    /// `from module import name [as alias]` (`module` set), `import path [as alias]`.
+    Import {
+        module: Option<Node<'t>>,
+        path: Node<'t>,
+    },
+    /// Parameters, tuple targets, `global`, augmented assignments: not followed.
+    Other,
+}
+
+#[derive(Clone, Copy, Debug)]
+pub struct Binding<'t> {
+    pub scope: usize,
+    pub start: usize,
+    pub kind: BindingKind<'t>,
+}
+
+/// Everything the walk learned: scopes, bindings per (scope, name), uses per (scope, name),
+/// `self.<attr> = value` assignments, and the scope of every call and attribute.
+pub struct Scopes<'t> {
+    pub scopes: Vec<Scope>,
+    pub bindings: HashMap<(usize, String), Vec<Binding<'t>>>,
+    pub uses: HashMap<(usize, String), usize>,
+    /// Uses anywhere in the module, for "is this import used?".
+    pub total_uses: HashMap<String, usize>,
+    pub self_attrs: HashMap<String, Vec<Node<'t>>>,
+    /// Calls and attribute reads with their scope, in source order.
+    pub calls: Vec<(Node<'t>, usize)>,
+    pub attributes: Vec<(Node<'t>, usize)>,
+    pub imports: Vec<Node<'t>>,
+    pub comments: Vec<std::ops::Range<usize>>,
+}
+
+pub fn text_of<'a>(node: Node, text: &'a str) -> &'a str {
+    text.get(node.byte_range()).unwrap_or_default()
+}
+
+impl<'t> Scopes<'t> {
+    pub fn build(root: Node<'t>, text: &str) -> Self {
+        let mut s = Scopes {
+            scopes: vec![Scope {
+                parent: None,
+                kind: ScopeKind::Module,
+            }],
+            bindings: HashMap::new(),
+            uses: HashMap::new(),
+            total_uses: HashMap::new(),
+            self_attrs: HashMap::new(),
+            calls: Vec::new(),
+            attributes: Vec::new(),
+            imports: Vec::new(),
+            comments: Vec::new(),
+        };
+        // An explicit stack: deeply nested code must not overflow the thread's stack.
+        let mut stack: Vec<(Node<'t>, usize)> = vec![(root, 0)];
+        while let Some((node, scope)) = stack.pop() {
+            let mut child_scope = scope;
+            match node.kind() {
+                "comment" => {
+                    s.comments.push(node.byte_range());
+                    continue;
+                }
+                "function_definition" | "lambda" => {
+                    if let Some(name) = node.child_by_field_name("name") {
+                        s.bind(scope, text_of(name, text), name.start_byte(), BindingKind::Other);
+                    }
+                    child_scope = s.push_scope(scope, ScopeKind::Function);
+                    if let Some(params) = node.child_by_field_name("parameters") {
+                        s.bind_parameters(params, child_scope, text);
+                    }
+                    // Decorators and defaults belong to the outer scope, but reading them there
+                    // or here makes no difference to the rules.
+                    for child in children(node) {
+                        if Some(child) != node.child_by_field_name("parameters")
+                            && Some(child) != node.child_by_field_name("name")
+                        {
+                            stack.push((child, child_scope));
+                        }
+                    }
+                    continue;
+                }
+                "class_definition" => {
+                    if let Some(name) = node.child_by_field_name("name") {
+                        s.bind(scope, text_of(name, text), name.start_byte(), BindingKind::Other);
+                    }
+                    child_scope = s.push_scope(scope, ScopeKind::Class);
+                    for child in children(node) {
+                        if Some(child) != node.child_by_field_name("name") {
+                            stack.push((child, child_scope));
+                        }
+                    }
+                    continue;
+                }
+                "assignment" => s.assignment(node, scope, text),
+                "augmented_assignment" => {
+                    if let Some(left) = node.child_by_field_name("left")
+                        && left.kind() == "identifier"
+                    {
+                        s.bind(scope, text_of(left, text), node.start_byte(), BindingKind::Other);
+                    }
+                }
+                "for_statement" => {
+                    if let (Some(left), Some(iter)) = (
+                        node.child_by_field_name("left"),
+                        node.child_by_field_name("right"),
+                    ) {
+                        if left.kind() == "identifier" {
+                            s.bind(
+                                scope,
+                                text_of(left, text),
+                                node.start_byte(),
+                                BindingKind::For { iter },
+                            );
+                        } else {
+                            s.bind_targets(left, scope, text);
+                        }
+                    }
+                }
+                "as_pattern" | "named_expression" => {
+                    let target = node
+                        .child_by_field_name("alias")
+                        .or_else(|| node.child_by_field_name("name"));
+                    if let Some(target) = target {
+                        s.bind_targets(target, scope, text);
+                    }
+                }
+                "global_statement" | "nonlocal_statement" => {
+                    for child in children(node).filter(|c| c.kind() == "identifier") {
+                        s.bind(scope, text_of(child, text), node.start_byte(), BindingKind::Other);
+                    }
+                    continue;
+                }
+                "import_statement" | "import_from_statement" => {
+                    s.import(node, scope, text);
+                    s.imports.push(node);
+                    continue;
+                }
+                "call" => s.calls.push((node, scope)),
+                "attribute" => s.attributes.push((node, scope)),
+                "identifier" => {
+                    if is_load(node) {
+                        let name = text_of(node, text).to_string();
+                        *s.total_uses.entry(name.clone()).or_default() += 1;
+                        *s.uses.entry((scope, name)).or_default() += 1;
+                    }
+                    continue;
+                }
+                _ => {}
+            }
+            let mut cursor = node.walk();
+            let kids: Vec<Node<'t>> = node.children(&mut cursor).collect();
+            for child in kids.into_iter().rev() {
+                stack.push((child, child_scope));
+            }
+        }
+        // The stack visits children in order, so bindings and calls are already in source
+        // order except across scopes; sort what order matters for.
+        s.calls.sort_by_key(|(n, _)| n.start_byte());
+        s.attributes.sort_by_key(|(n, _)| n.start_byte());
+        for list in s.bindings.values_mut() {
+            list.sort_by_key(|b| b.start);
+        }
+        s
+    }
+
+    fn push_scope(&mut self, parent: usize, kind: ScopeKind) -> usize {
+        self.scopes.push(Scope {
+            parent: Some(parent),
+            kind,
+        });
+        self.scopes.len() - 1
+    }
+
+    fn bind(&mut self, scope: usize, name: &str, start: usize, kind: BindingKind<'t>) {
+        self.bindings
+            .entry((scope, name.to_string()))
+            .or_default()
+            .push(Binding { scope, start, kind });
+    }
+
+    fn assignment(&mut self, node: Node<'t>, scope: usize, text: &str) {
+        let Some(left) = node.child_by_field_name("left") else {
+            return;
+        };
+        let right = node.child_by_field_name("right");
+        let statement = node
+            .parent()
+            .filter(|p| p.kind() == "expression_statement")
+            .unwrap_or(node);
+        match (left.kind(), right) {
+            // `a = b = value` nests: the inner assignment is the right side.
+            ("identifier", Some(value)) if value.kind() != "assignment" => self.bind(
+                scope,
+                text_of(left, text),
+                node.start_byte(),
+                BindingKind::Assign { value, statement },
+            ),
+            ("attribute", Some(value)) => {
+                let object = left.child_by_field_name("object");
+                if object.is_some_and(|o| text_of(o, text) == "self")
+                    && let Some(attr) = left.child_by_field_name("attribute")
+                {
+                    self.self_attrs
+                        .entry(text_of(attr, text).to_string())
+                        .or_default()
+                        .push(value);
+                }
+            }
+            _ => self.bind_targets(left, scope, text),
+        }
+    }
+
+    /// Every identifier of a target pattern, bound to something not followed.
+    fn bind_targets(&mut self, target: Node<'t>, scope: usize, text: &str) {
+        if target.kind() == "identifier" {
+            self.bind(
+                scope,
+                text_of(target, text),
+                target.start_byte(),
+                BindingKind::Other,
+            );
+            return;
+        }
+        if matches!(
+            target.kind(),
+            "pattern_list" | "tuple_pattern" | "list_pattern" | "tuple" | "list" | "list_splat_pattern"
+        ) {
+            for child in children(target) {
+                self.bind_targets(child, scope, text);
+            }
+        }
+    }
+
+    fn bind_parameters(&mut self, params: Node<'t>, scope: usize, text: &str) {
+        for param in children(params) {
+            let name = match param.kind() {
+                "identifier" => Some(param),
+                _ => param
+                    .child_by_field_name("name")
+                    .or_else(|| children(param).find(|c| c.kind() == "identifier")),
+            };
+            if let Some(name) = name.filter(|n| n.kind() == "identifier") {
+                self.bind(scope, text_of(name, text), name.start_byte(), BindingKind::Other);
+            }
+        }
+    }
+
+    fn import(&mut self, node: Node<'t>, scope: usize, text: &str) {
+        let import_from = node.kind() == "import_from_statement";
+        let module = node.child_by_field_name("module_name");
+        let mut cursor = node.walk();
+        for name in node.children_by_field_name("name", &mut cursor) {
+            let (path, bound) = match name.kind() {
+                "aliased_import" => match (
+                    name.child_by_field_name("name"),
+                    name.child_by_field_name("alias"),
+                ) {
+                    (Some(path), Some(alias)) => (path, text_of(alias, text).to_string()),
+                    _ => continue,
+                },
+                // `import google.genai` binds `google`.
+                _ if !import_from => {
+                    let first = text_of(name, text)
+                        .split('.')
+                        .next()
+                        .unwrap_or_default()
+                        .to_string();
+                    (name, first)
+                }
+                _ => (name, text_of(name, text).to_string()),
+            };
+            let kind = BindingKind::Import { module, path };
+            self.bind(scope, &bound, node.start_byte(), kind);
+        }
+    }
+
+    /// The binding of `name` that a use at `pos` in `scope` sees, through simple bindings
+    /// only: `None` when the name is bound in a way interlint does not follow, or not at all.
+    pub fn resolve(&self, name: &str, scope: usize, pos: usize) -> Resolution<'t> {
+        let mut current = Some(scope);
+        let mut first = true;
+        while let Some(s) = current {
+            let info = &self.scopes[s];
+            // Names of a class body are not visible in the functions nested in it.
+            let visible = first || info.kind != ScopeKind::Class;
+            if visible && let Some(list) = self.bindings.get(&(s, name.to_string())) {
+                if list.iter().any(|b| matches!(b.kind, BindingKind::Other)) {
+                    return Resolution::Opaque;
+                }
+                let chosen = if first {
+                    list.iter().rev().find(|b| b.start < pos).or(list.first())
+                } else if list.len() == 1 {
+                    list.first()
+                } else {
+                    // Bound several times in an enclosing scope: which one a later call sees
+                    // depends on when it runs.
+                    return Resolution::Opaque;
+                };
+                return match chosen {
+                    Some(b) => Resolution::Bound(*b, list.len()),
+                    None => Resolution::Opaque,
+                };
+            }
+            first = false;
+            current = info.parent;
+        }
+        Resolution::Unbound
+    }
+
+    /// All bindings of `name` in the scope a use in `scope` resolves to.
+    pub fn all_bindings(&self, name: &str, scope: usize) -> &[Binding<'t>] {
+        let mut current = Some(scope);
+        let mut first = true;
+        while let Some(s) = current {
+            let info = &self.scopes[s];
+            if (first || info.kind != ScopeKind::Class)
+                && let Some(list) = self.bindings.get(&(s, name.to_string()))
+            {
+                return list;
+            }
+            first = false;
+            current = info.parent;
+        }
+        &[]
+    }
+}
+
+pub enum Resolution<'t> {
+    /// The binding, and how many bindings the name has in its scope.
+    Bound(Binding<'t>, usize),
+    /// Bound, but not in a way interlint follows.
+    Opaque,
+    /// Not bound in this module (a builtin, or defined in another notebook cell).
+    Unbound,
+}
+
+pub fn children<'t>(node: Node<'t>) -> impl Iterator<Item = Node<'t>> {
+    let mut cursor = node.walk();
+    let kids: Vec<Node<'t>> = node.named_children(&mut cursor).collect();
+    kids.into_iter()
+}
+
+/// Whether an identifier is read (not a binding target, attribute name, keyword or parameter).
+fn is_load(node: Node) -> bool {
+    let Some(parent) = node.parent() else {
+        return true;
+    };
+    let field_is = |field: &str| parent.child_by_field_name(field) == Some(node);
+    match parent.kind() {
+        "attribute" => !field_is("attribute"),
+        "keyword_argument" => !field_is("name"),
+        "assignment" | "augmented_assignment" => !field_is("left"),
+        "for_statement" | "for_in_clause" => !field_is("left"),
+        "parameters"
+        | "lambda_parameters"
+        | "default_parameter"
+        | "typed_parameter"
+        | "typed_default_parameter"
+        | "list_splat_pattern"
+        | "dictionary_splat_pattern" => {
+            parent.kind() == "default_parameter" && field_is("value")
+                || parent.kind() == "typed_default_parameter" && field_is("value")
+        }
+        "function_definition" | "class_definition" => !field_is("name"),
+        "as_pattern_target" | "pattern_list" | "tuple_pattern" | "global_statement"
+        | "nonlocal_statement" => false,
+        "named_expression" => !field_is("name"),
+        _ => true,
+    }
+}

@@ -1,0 +1,75 @@
+//! MIG001 create-content-call: a call of the predecessor create-content API.
+
+use crate::api::CallKind;
+use crate::diagnostic::{Diagnostic, Fix, Severity};
+use crate::lang::Document;
+use crate::registry::{FixAvailability, Rule, RuleContext, RuleMeta};
+use crate::settings::Settings;
+
+use super::request::rewrite_to_interactions;
+
+pub struct CreateContentCall;
+
+static META: RuleMeta = RuleMeta {
+    code: "MIG001",
+    name: "create-content-call",
+    summary: "A call of the predecessor create-content API (`generate_content`, `generateContent`)",
+    surfaces: "Python, notebooks",
+    fix: FixAvailability::Sometimes,
+    fix_safety: "unsafe",
+    doc: include_str!("../../rules/docs/MIG001.md"),
+};
+
+impl Rule for CreateContentCall {
+    fn meta(&self) -> &'static RuleMeta {
+        &META
+    }
+
+    fn triggers(&self, _settings: &Settings) -> Vec<String> {
+        vec!["generate_content".into(), "generateContent".into()]
+    }
+
+    fn check(&self, doc: &Document, cx: &mut RuleContext) {
+        for call in &doc.facts().calls {
+            let through = call
+                .alias
+                .as_ref()
+                .map(|a| format!(" (through `{a}`)"))
+                .unwrap_or_default();
+            match call.kind {
+                CallKind::Create => {
+                    let message = format!(
+                        "`{}`{through} calls the predecessor create-content endpoint; use `interactions.create`",
+                        call.callee_text
+                    );
+                    let diagnostic = Diagnostic::new(&META, Severity::Error, message, call.callee.clone());
+                    cx.report(match rewrite_to_interactions(call, doc, cx.settings, false) {
+                        Ok(rewrite) => diagnostic.with_fix(Fix::new(
+                            crate::diagnostic::Applicability::Unsafe,
+                            "Rewrite as `client.interactions.create(...)`",
+                            rewrite.edits,
+                        )),
+                        Err(reason) => diagnostic.with_suggestion(format!(
+                            "Call `client.interactions.create(model=..., input=...)` with the config's entries as \
+                             plain values; not rewritten automatically: {reason}"
+                        )),
+                    });
+                }
+                CallKind::LegacyCreate { stream: false } => {
+                    let message = format!(
+                        "`{}` calls the predecessor create-content endpoint through the legacy client",
+                        call.callee_text
+                    );
+                    cx.report(
+                        Diagnostic::new(&META, Severity::Error, message, call.callee.clone())
+                            .with_suggestion(
+                                "Create a client of the current package (`client = genai.Client()`) and call \
+                             `client.interactions.create(model=..., input=...)`",
+                            ),
+                    );
+                }
+                _ => {}
+            }
+        }
+    }
+}

@@ -1,0 +1,78 @@
+//! MIG002 response-text: the answer read the predecessor way (`response.text`,
+//! `response.candidates[0].content.parts`).
+
+use crate::api::{Origin, ReadKind};
+use crate::diagnostic::{Diagnostic, Edit, Fix, Severity};
+use crate::lang::Document;
+use crate::registry::{FixAvailability, Rule, RuleContext, RuleMeta};
+use crate::settings::Settings;
+
+use super::request::Dialect;
+
+pub struct ResponseText;
+
+static META: RuleMeta = RuleMeta {
+    code: "MIG002",
+    name: "response-text",
+    summary: "The answer read the predecessor way: `response.text`, `response.candidates[0].content.parts`",
+    surfaces: "Python, notebooks",
+    fix: FixAvailability::Sometimes,
+    fix_safety: "safe",
+    doc: include_str!("../../rules/docs/MIG002.md"),
+};
+
+impl Rule for ResponseText {
+    fn meta(&self) -> &'static RuleMeta {
+        &META
+    }
+
+    fn triggers(&self, _settings: &Settings) -> Vec<String> {
+        [
+            "generate_content",
+            "generateContent",
+            "interactions",
+            "send_message",
+            "sendMessage",
+        ]
+        .map(String::from)
+        .to_vec()
+    }
+
+    fn check(&self, doc: &Document, cx: &mut RuleContext) {
+        let dialect = Dialect::of(doc);
+        for read in &doc.facts().reads {
+            let fixable_form = match read.kind {
+                ReadKind::Text => true,
+                ReadKind::Candidates { simple_text } => simple_text,
+                _ => continue,
+            };
+            // A stream chunk's text is MIG005's.
+            if read.kind == ReadKind::Text && read.origin == Origin::StreamChunk {
+                continue;
+            }
+            let written = doc.text.get(read.range.clone()).unwrap_or_default();
+            let receiver = doc.text.get(read.receiver.clone()).unwrap_or_default();
+            let new = dialect.answer_text(receiver);
+            let message = match read.origin {
+                Origin::Interaction => {
+                    format!("`{written}` reads an interaction's answer the predecessor way")
+                }
+                _ => format!("`{written}` reads the answer of a predecessor response"),
+            };
+            let diagnostic = Diagnostic::new(&META, Severity::Error, message, read.range.clone());
+            cx.report(
+                if read.origin == Origin::Interaction && read.all_interactions && fixable_form {
+                    diagnostic.with_fix(Fix::safe(
+                        format!("Read `{new}`"),
+                        vec![Edit::replace(read.range.clone(), new)],
+                    ))
+                } else {
+                    diagnostic.with_suggestion(format!(
+                        "An interaction holds steps: read the answer as `{new}` once the call is \
+                     `interactions.create` (MIG001)"
+                    ))
+                },
+            );
+        }
+    }
+}

@@ -1,0 +1,106 @@
+//! MIG003 chat-history: chat helpers and client-kept history.
+
+use crate::api::{CallKind, ValueKind};
+use crate::diagnostic::{Diagnostic, Severity};
+use crate::lang::Document;
+use crate::registry::{FixAvailability, Rule, RuleContext, RuleMeta};
+use crate::settings::Settings;
+
+pub struct ChatHistory;
+
+static META: RuleMeta = RuleMeta {
+    code: "MIG003",
+    name: "chat-history",
+    summary: "Chat helpers and client-kept history instead of `previous_interaction_id`",
+    surfaces: "Python, notebooks",
+    fix: FixAvailability::None,
+    fix_safety: "none",
+    doc: include_str!("../../rules/docs/MIG003.md"),
+};
+
+const SUGGESTION: &str = "The service keeps the context: send each turn with `interactions.create(model=..., \
+                          input=..., previous_interaction_id=previous.id)` instead of a chat helper or a history";
+
+impl Rule for ChatHistory {
+    fn meta(&self) -> &'static RuleMeta {
+        &META
+    }
+
+    fn triggers(&self, _settings: &Settings) -> Vec<String> {
+        [
+            "chats",
+            "start_chat",
+            "startChat",
+            "generate_content",
+            "generateContent",
+        ]
+        .map(String::from)
+        .to_vec()
+    }
+
+    fn check(&self, doc: &Document, cx: &mut RuleContext) {
+        for call in &doc.facts().calls {
+            let helper = match call.kind {
+                CallKind::ChatCreate | CallKind::StartChat => Some("creates a chat helper"),
+                CallKind::SendMessage => Some("sends a turn through a chat helper"),
+                _ => None,
+            };
+            if let Some(what) = helper {
+                let message = format!(
+                    "`{}` {what}; interactions continue with `previous_interaction_id`",
+                    call.callee_text
+                );
+                cx.report(
+                    Diagnostic::new(&META, Severity::Error, message, call.callee.clone())
+                        .with_suggestion(SUGGESTION),
+                );
+                if let Some(history) = call.arg("history") {
+                    cx.report(
+                        Diagnostic::new(
+                            &META,
+                            Severity::Error,
+                            "A client-kept history is sent with the chat",
+                            history.key_range.clone(),
+                        )
+                        .with_suggestion(SUGGESTION),
+                    );
+                }
+                continue;
+            }
+            if !call.is_predecessor_request() {
+                continue;
+            }
+            let contents = call.arg("contents").map(|a| &a.value).or(call.positional.first());
+            if let Some(contents) = contents
+                && let ValueKind::List(items) = &contents.kind
+                && is_multi_turn(items)
+            {
+                cx.report(
+                    Diagnostic::new(
+                        &META,
+                        Severity::Error,
+                        "A multi-turn history is sent as `contents`",
+                        contents.range.clone(),
+                    )
+                    .with_suggestion(SUGGESTION),
+                );
+            }
+        }
+    }
+}
+
+/// Several turns with roles, or a turn of the model: a conversation kept by the client.
+fn is_multi_turn(items: &[crate::api::Value]) -> bool {
+    let roles: Vec<Option<String>> = items
+        .iter()
+        .map(|item| {
+            let map = item.resolved_map()?;
+            match &map.get("role")?.value.kind {
+                ValueKind::Str(role) => Some(role.clone()),
+                _ => Some(String::new()),
+            }
+        })
+        .collect();
+    let with_role = roles.iter().filter(|r| r.is_some()).count();
+    with_role >= 2 || roles.iter().flatten().any(|r| r == "model" || r == "assistant")
+}

@@ -1,0 +1,83 @@
+//! MIG005 streaming-call: the predecessor streaming call, and stream chunks read the old way.
+
+use crate::api::{CallKind, Origin, ReadKind};
+use crate::diagnostic::{Applicability, Diagnostic, Fix, Severity};
+use crate::lang::Document;
+use crate::registry::{FixAvailability, Rule, RuleContext, RuleMeta};
+use crate::settings::Settings;
+
+use super::request::rewrite_to_interactions;
+
+pub struct StreamingCall;
+
+static META: RuleMeta = RuleMeta {
+    code: "MIG005",
+    name: "streaming-call",
+    summary: "The predecessor streaming call (`generate_content_stream`, `stream=True`) and its chunks",
+    surfaces: "Python, notebooks",
+    fix: FixAvailability::Sometimes,
+    fix_safety: "unsafe",
+    doc: include_str!("../../rules/docs/MIG005.md"),
+};
+
+const STEP_EVENTS: &str = "Iterate the events of `interactions.create(..., stream=True)` and read the text of \
+                           its `step.delta` events";
+
+impl Rule for StreamingCall {
+    fn meta(&self) -> &'static RuleMeta {
+        &META
+    }
+
+    fn triggers(&self, _settings: &Settings) -> Vec<String> {
+        vec!["generate_content".into(), "generateContent".into()]
+    }
+
+    fn check(&self, doc: &Document, cx: &mut RuleContext) {
+        let facts = doc.facts();
+        for call in &facts.calls {
+            match call.kind {
+                CallKind::CreateStream => {
+                    let message = format!(
+                        "`{}` calls the predecessor streaming endpoint; use `interactions.create(..., stream=True)`",
+                        call.callee_text
+                    );
+                    let diagnostic = Diagnostic::new(&META, Severity::Error, message, call.callee.clone());
+                    cx.report(match rewrite_to_interactions(call, doc, cx.settings, true) {
+                        Ok(rewrite) => diagnostic.with_fix(Fix::new(
+                            Applicability::Unsafe,
+                            "Rewrite as `client.interactions.create(..., stream=True)`",
+                            rewrite.edits,
+                        )),
+                        Err(reason) => diagnostic.with_suggestion(format!(
+                            "Call `client.interactions.create(..., stream=True)`; not rewritten automatically: {reason}"
+                        )),
+                    });
+                }
+                CallKind::LegacyCreate { stream: true } => {
+                    let message = format!(
+                        "`{}` streams from the predecessor endpoint through the legacy client",
+                        call.callee_text
+                    );
+                    cx.report(
+                        Diagnostic::new(&META, Severity::Error, message, call.callee.clone())
+                            .with_suggestion(
+                                "Create a client of the current package and call \
+                             `client.interactions.create(model=..., input=..., stream=True)`",
+                            ),
+                    );
+                }
+                _ => {}
+            }
+        }
+        for read in &facts.reads {
+            if read.kind == ReadKind::Text && read.origin == Origin::StreamChunk {
+                let written = doc.text.get(read.range.clone()).unwrap_or_default();
+                let message = format!("`{written}` reads a chunk of a predecessor stream");
+                cx.report(
+                    Diagnostic::new(&META, Severity::Warning, message, read.range.clone())
+                        .with_suggestion(STEP_EVENTS),
+                );
+            }
+        }
+    }
+}

@@ -1,0 +1,209 @@
+//! MIG010 newest-generation-fields: sampling fields and thinking budgets sent to a model of the
+//! newest generation.
+
+use crate::api::{Call, CallKind, Entry, Facts, MapValue, ValueKind};
+use crate::diagnostic::{Applicability, Diagnostic, Edit, Fix, Severity};
+use crate::lang::Document;
+use crate::registry::{FixAvailability, Rule, RuleContext, RuleMeta};
+use crate::request_fields::snake_case;
+use crate::settings::Settings;
+
+use super::request::{Dialect, config_map, is_newest, removal_edits, thinking_budget};
+
+pub struct NewestGenerationFields;
+
+static META: RuleMeta = RuleMeta {
+    code: "MIG010",
+    name: "newest-generation-fields",
+    summary: "`temperature`, `top_p`, `top_k` or `thinking_budget` sent to a model of the newest generation",
+    surfaces: "Python, notebooks",
+    fix: FixAvailability::Sometimes,
+    fix_safety: "safe (sampling fields) or unsafe (thinking level)",
+    doc: include_str!("../../rules/docs/MIG010.md"),
+};
+
+impl Rule for NewestGenerationFields {
+    fn meta(&self) -> &'static RuleMeta {
+        &META
+    }
+
+    fn triggers(&self, _settings: &Settings) -> Vec<String> {
+        ["temperature", "top_p", "top_k", "topP", "topK", "thinking"]
+            .map(String::from)
+            .to_vec()
+    }
+
+    fn check(&self, doc: &Document, cx: &mut RuleContext) {
+        let facts = doc.facts();
+        for call in &facts.calls {
+            if call.kind == CallKind::SendMessage || !is_newest(call, cx.settings) {
+                continue;
+            }
+            if let Some((config, map, editable)) = config_map(call) {
+                // An interactions request's `generation_config` left empty goes as a whole.
+                let whole = (call.kind == CallKind::Interactions
+                    && matches!(config.value.kind, ValueKind::Map(_)))
+                .then_some(config);
+                check_map(doc, facts, call, map, editable, whole, cx);
+            }
+            // Sampling fields given straight to an interactions call.
+            if call.kind == CallKind::Interactions {
+                let direct = MapValue {
+                    entries: call.args.clone(),
+                    complete: true,
+                    wrapper: None,
+                };
+                check_map(doc, facts, call, &direct, true, None, cx);
+            }
+        }
+    }
+}
+
+fn model_name(call: &Call) -> String {
+    match &call.model {
+        crate::api::ModelRef::Literal(id) => id.clone(),
+        _ => String::new(),
+    }
+}
+
+fn check_map(
+    doc: &Document,
+    facts: &Facts,
+    call: &Call,
+    map: &MapValue,
+    editable: bool,
+    whole: Option<&Entry>,
+    cx: &mut RuleContext,
+) {
+    let settings = cx.settings;
+    let model = model_name(call);
+    let sampling: Vec<&Entry> = map
+        .entries
+        .iter()
+        .filter(|e| settings.fields.is_sampling(&e.key))
+        .collect();
+    let (edits, deletes_comment) = match whole {
+        Some(container) if sampling.len() == map.entries.len() => removal_edits(&[container], facts),
+        _ => removal_edits(&sampling, facts),
+    };
+    for entry in &sampling {
+        let message = format!("`{}` is not accepted by `{model}` (newest generation)", entry.key);
+        let diagnostic = Diagnostic::new(&META, Severity::Error, message, entry.key_range.clone());
+        cx.report(if editable {
+            let applicability = if deletes_comment {
+                Applicability::Unsafe
+            } else {
+                Applicability::Safe
+            };
+            let names: Vec<String> = sampling.iter().map(|e| format!("`{}`", e.key)).collect();
+            diagnostic.with_fix(Fix::new(
+                applicability,
+                format!("Remove {}", names.join(", ")),
+                edits.clone(),
+            ))
+        } else {
+            diagnostic.with_suggestion("Remove the field from the config (it is shared or built elsewhere)")
+        });
+    }
+    let level_set = map.entries.iter().any(|e| snake_case(&e.key) == "thinking_level")
+        || map
+            .entries
+            .iter()
+            .filter(|e| snake_case(&e.key) == "thinking_config")
+            .filter_map(|e| e.value.resolved_map())
+            .any(|m| m.entries.iter().any(|e| snake_case(&e.key) == "thinking_level"));
+    for entry in &map.entries {
+        match snake_case(&entry.key).as_str() {
+            "thinking_budget" => thinking(doc, call, entry, None, editable, level_set, cx),
+            "thinking_config" => {
+                if let Some(inner) = entry.value.resolved_map()
+                    && let Some(budget) = inner
+                        .entries
+                        .iter()
+                        .find(|e| snake_case(&e.key) == "thinking_budget")
+                {
+                    let inline = matches!(entry.value.kind, ValueKind::Map(_));
+                    thinking(
+                        doc,
+                        call,
+                        budget,
+                        Some((entry, inner)),
+                        editable && inline,
+                        level_set,
+                        cx,
+                    );
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// A thinking budget: mapped to a thinking level (unsafe), or reported when a level is set too.
+fn thinking(
+    doc: &Document,
+    call: &Call,
+    budget: &Entry,
+    config: Option<(&Entry, &MapValue)>,
+    editable: bool,
+    level_set: bool,
+    cx: &mut RuleContext,
+) {
+    let settings = cx.settings;
+    let dialect = Dialect::of(doc);
+    let model = model_name(call);
+    if level_set {
+        let message =
+            "`thinking_budget` and `thinking_level` are both set; the service rejects the two together";
+        cx.report(
+            Diagnostic::new(&META, Severity::Error, message, budget.key_range.clone())
+                .with_suggestion("Keep `thinking_level` and remove `thinking_budget`"),
+        );
+        return;
+    }
+    let message =
+        format!("`thinking_budget` is replaced by `thinking_level` for `{model}` (newest generation)");
+    let diagnostic = Diagnostic::new(&META, Severity::Error, message, budget.key_range.clone());
+    let Some(n) = thinking_budget(budget).filter(|_| editable) else {
+        cx.report(
+            diagnostic.with_suggestion(format!(
+                "Set `thinking_level` ({}); the mapping from a budget is in rules/request_fields.toml",
+                settings
+                    .fields
+                    .thinking
+                    .levels
+                    .iter()
+                    .map(|l| l.level.as_str())
+                    .chain([settings.fields.thinking.above.as_str()])
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )),
+        );
+        return;
+    };
+    let level = settings.fields.thinking_level(n);
+    let level_value = dialect.string(level);
+    // In the predecessor's typed config the level sits inside `thinking_config`; in an
+    // interactions request the whole `thinking_config` entry becomes `thinking_level`.
+    let edit = match config {
+        Some((entry, inner)) if call.kind == CallKind::Interactions => {
+            if inner.entries.len() != 1 {
+                cx.report(diagnostic.with_suggestion(format!("Set `thinking_level` to {level_value}")));
+                return;
+            }
+            Edit::replace(
+                entry.range.clone(),
+                dialect.entry("thinking_level", &level_value, entry.keyword),
+            )
+        }
+        _ => Edit::replace(
+            budget.range.clone(),
+            dialect.entry("thinking_level", &level_value, budget.keyword),
+        ),
+    };
+    cx.report(diagnostic.with_fix(Fix::new(
+        Applicability::Unsafe,
+        format!("Set `thinking_level` to {level_value} (budget {n}, by the documented heuristic)"),
+        vec![edit],
+    )));
+}

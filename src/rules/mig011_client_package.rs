@@ -1,0 +1,237 @@
+//! MIG011 client-package: dependencies on the legacy client package or on the current one below
+//! the version that has interactions, and imports of the legacy package.
+
+use std::ops::Range;
+
+use regex::Regex;
+
+use crate::clients::{compare_versions, normalize_python_name, version_numbers};
+use crate::diagnostic::{Applicability, Diagnostic, Edit, Fix, Severity};
+use crate::lang::{Document, Surface};
+use crate::registry::{FixAvailability, Rule, RuleContext, RuleMeta};
+use crate::settings::Settings;
+
+pub struct ClientPackage;
+
+static META: RuleMeta = RuleMeta {
+    code: "MIG011",
+    name: "client-package",
+    summary: "A dependency on the legacy client package or on the current one below 2.0.0; legacy imports",
+    surfaces: "requirements*.txt, pyproject.toml, setup.cfg, setup.py, notebooks, Python",
+    fix: FixAvailability::Sometimes,
+    fix_safety: "unsafe",
+    doc: include_str!("../../rules/docs/MIG011.md"),
+};
+
+impl Rule for ClientPackage {
+    fn meta(&self) -> &'static RuleMeta {
+        &META
+    }
+
+    fn triggers(&self, settings: &Settings) -> Vec<String> {
+        let p = &settings.clients.python;
+        let mut words: Vec<String> = p
+            .current
+            .iter()
+            .chain(&p.legacy)
+            .chain(&p.legacy_modules)
+            .cloned()
+            .collect();
+        // `google_genai`, `google.genai` spell the same package.
+        words.extend(words.clone().iter().map(|w| w.replace('-', "_")));
+        words
+    }
+
+    fn check(&self, doc: &Document, cx: &mut RuleContext) {
+        let settings = cx.settings;
+        if doc.surface == Surface::Python {
+            legacy_imports(doc, cx);
+        }
+        let name = cx.file_name.to_ascii_lowercase();
+        let dependency_file = (name.starts_with("requirements") || name.starts_with("constraints"))
+            && (name.ends_with(".txt") || name.ends_with(".in"))
+            || name == "pyproject.toml"
+            || name == "setup.cfg"
+            || name == "setup.py";
+        let regions: Vec<Range<usize>> = if doc.cell.is_some() {
+            doc.magics
+                .iter()
+                .filter(|r| doc.text.get((*r).clone()).is_some_and(|l| l.contains("install")))
+                .cloned()
+                .collect()
+        } else if dependency_file {
+            doc.scan_regions.clone()
+        } else {
+            return;
+        };
+        let Some(pattern) = requirement_pattern(settings) else {
+            return;
+        };
+        let minimum = version_numbers(&settings.clients.minimum_version);
+        for region in regions {
+            let Some(text) = doc.text.get(region.clone()) else {
+                continue;
+            };
+            for caps in pattern.captures_iter(text) {
+                let Some(name) = caps.name("name") else {
+                    continue;
+                };
+                let normalized = normalize_python_name(name.as_str());
+                let at = |m: regex::Match| region.start + m.start()..region.start + m.end();
+                if settings
+                    .clients
+                    .python
+                    .legacy
+                    .iter()
+                    .any(|l| normalize_python_name(l) == normalized)
+                {
+                    let current = settings
+                        .clients
+                        .python
+                        .current
+                        .first()
+                        .cloned()
+                        .unwrap_or_default();
+                    let message = format!(
+                        "`{}` is the legacy client package; interactions need `{current}`",
+                        name.as_str()
+                    );
+                    cx.report(
+                        Diagnostic::new(&META, Severity::Error, message, at(name)).with_suggestion(format!(
+                            "Depend on `{current}>={}` instead and change the imports to the current package",
+                            settings.clients.minimum_version
+                        )),
+                    );
+                    continue;
+                }
+                let Some(spec) = caps.name("spec").or(caps.name("poetry")) else {
+                    continue;
+                };
+                if !admits_below(spec.as_str(), &minimum) {
+                    continue;
+                }
+                let wanted = format!(">={}", settings.clients.minimum_version);
+                let message = format!(
+                    "`{}{}` allows versions below {}; interactions need {} or later",
+                    name.as_str(),
+                    spec.as_str().trim(),
+                    settings.clients.minimum_version,
+                    settings.clients.minimum_version
+                );
+                let range = at(spec);
+                // Keep the spacing around the specifier.
+                let trimmed = spec.as_str().trim();
+                let lead = spec.as_str().len() - spec.as_str().trim_start().len();
+                let range = range.start + lead..range.start + lead + trimmed.len();
+                cx.report(
+                    Diagnostic::new(&META, Severity::Error, message, range.clone()).with_fix(Fix::new(
+                        Applicability::Unsafe,
+                        format!("Require `{wanted}`"),
+                        vec![Edit::replace(range, wanted.clone())],
+                    )),
+                );
+            }
+        }
+    }
+}
+
+/// `import google.generativeai as genai`, `from google import generativeai`.
+fn legacy_imports(doc: &Document, cx: &mut RuleContext) {
+    let legacy = &cx.settings.clients.python.legacy_modules;
+    for import in &doc.facts().imports {
+        let module = &import.module;
+        if !legacy
+            .iter()
+            .any(|l| module == l || module.starts_with(&format!("{l}.")))
+        {
+            continue;
+        }
+        let message = format!("`{module}` is the legacy client package");
+        cx.report(
+            Diagnostic::new(&META, Severity::Error, message, import.module_range.clone()).with_suggestion(
+                "Import the current package (`from google import genai`) and create a client with `genai.Client()`",
+            ),
+        );
+    }
+}
+
+/// A requirement naming a client package: `name[extras] specifier` (pip, PEP 621) or
+/// `name = "spec"` / `name = { version = "spec" }` (Poetry).
+fn requirement_pattern(settings: &Settings) -> Option<Regex> {
+    let p = &settings.clients.python;
+    let names: Vec<String> = p
+        .current
+        .iter()
+        .chain(&p.legacy)
+        .map(|n| {
+            normalize_python_name(n)
+                .split('-')
+                .map(regex::escape)
+                .collect::<Vec<_>>()
+                .join("[-_.]")
+        })
+        .collect();
+    if names.is_empty() {
+        return None;
+    }
+    let op = r"(?:===|==|~=|!=|<=|>=|<|>)";
+    let version = r"[0-9A-Za-z.*+!_-]+";
+    let pattern = format!(
+        r#"(?i)(?:^|[^A-Za-z0-9._/-])(?P<name>{names})(?:\s*\[[^\]\n]*\])?(?:(?P<spec>\s*{op}\s*{version}(?:\s*,\s*{op}\s*{version})*)|\s*=\s*(?:\{{[^}}\n]*?version\s*=\s*)?["'](?P<poetry>[^"'\n]+)["'])?(?:[^A-Za-z0-9_-]|$)"#,
+        names = names.join("|"),
+    );
+    Regex::new(&pattern).ok()
+}
+
+/// Whether a version specifier (pip or Poetry) admits a version below `minimum`.
+fn admits_below(spec: &str, minimum: &[u64]) -> bool {
+    let mut lows: Vec<Vec<u64>> = Vec::new();
+    let mut below_minimum_cap = false;
+    for clause in spec.split(',') {
+        let clause = clause.trim();
+        let (op, version) = split_clause(clause);
+        let numbers = version_numbers(version);
+        if numbers.is_empty() {
+            continue;
+        }
+        let below = compare_versions(&numbers, minimum) == std::cmp::Ordering::Less;
+        match op {
+            "==" | "===" | "~=" | "^" | "~" | "" | ">=" | ">" => lows.push(numbers),
+            "<" => below_minimum_cap |= compare_versions(&numbers, minimum) != std::cmp::Ordering::Greater,
+            "<=" => below_minimum_cap |= below,
+            _ => {}
+        }
+    }
+    below_minimum_cap
+        || lows
+            .iter()
+            .max_by(|a, b| compare_versions(a, b))
+            .is_some_and(|low| compare_versions(low, minimum) == std::cmp::Ordering::Less)
+}
+
+fn split_clause(clause: &str) -> (&str, &str) {
+    for op in ["===", "==", "~=", "!=", "<=", ">=", "<", ">", "^", "~"] {
+        if let Some(rest) = clause.strip_prefix(op) {
+            return (op, rest.trim());
+        }
+    }
+    ("", clause)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn specifiers() {
+        let two = [2, 0, 0];
+        for below in [
+            "==1.2.0", "<2", "~=1.10", "^1.2", ">=1.0.0", ">=1.0,<2", "1.2.0", "<=1.9", "<2.0.0",
+        ] {
+            assert!(admits_below(below, &two), "{below}");
+        }
+        for fine in [">=2.0.0", "==2.1", "^2.0", ">=2", "!=1.0", "*", ">=2.0,<3"] {
+            assert!(!admits_below(fine, &two), "{fine}");
+        }
+    }
+}

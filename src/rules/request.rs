@@ -1,0 +1,275 @@
+//! Helpers the MIG rules share: the config of a request, whether its model is of the newest
+//! generation, how a predecessor call is rewritten as an interactions call, and how entries are
+//! written in the document's language.
+
+use std::ops::Range;
+
+use crate::api::{Call, CallKind, Entry, Facts, MapValue, ModelRef, ValueKind};
+use crate::diagnostic::Edit;
+use crate::lang::Document;
+use crate::request_fields::{Place, snake_case};
+use crate::settings::Settings;
+
+/// How a language writes the pieces of a request.
+#[derive(Clone, Copy, Debug)]
+pub struct Dialect;
+
+impl Dialect {
+    pub fn of(_doc: &Document) -> Self {
+        Dialect
+    }
+
+    /// A named argument: `name=value`.
+    pub fn argument(self, name: &str, value: &str) -> String {
+        format!("{name}={value}")
+    }
+
+    /// An entry in a map, written like `like` (a keyword or a dict key).
+    pub fn entry(self, key: &str, value: &str, keyword: bool) -> String {
+        if keyword {
+            format!("{key}={value}")
+        } else {
+            format!("{}: {value}", self.string(key))
+        }
+    }
+
+    pub fn map(self, entries: &[(String, String)]) -> String {
+        let inner: Vec<String> = entries
+            .iter()
+            .map(|(k, v)| format!("{}: {v}", self.string(k)))
+            .collect();
+        format!("{{{}}}", inner.join(", "))
+    }
+
+    pub fn string(self, value: &str) -> String {
+        serde_json::Value::String(value.to_string()).to_string()
+    }
+
+    pub fn true_value(self) -> &'static str {
+        "True"
+    }
+
+    /// How an interactions result's answer text is read.
+    pub fn answer_text(self, receiver: &str) -> String {
+        format!("{receiver}.steps[-1].content[0].text")
+    }
+}
+
+/// The name of the argument holding a request's generation settings.
+pub fn config_argument(kind: CallKind) -> Option<&'static str> {
+    match kind {
+        CallKind::Create | CallKind::CreateStream | CallKind::ChatCreate => Some("config"),
+        CallKind::Interactions
+        | CallKind::LegacyCreate { .. }
+        | CallKind::LegacyModel
+        | CallKind::StartChat => Some("generation_config"),
+        CallKind::SendMessage => None,
+    }
+}
+
+/// Whether the request's model resolves to the newest generation.
+pub fn is_newest(call: &Call, settings: &Settings) -> bool {
+    matches!(&call.model, ModelRef::Literal(id) if settings.is_newest_generation(id))
+}
+
+/// A request's config map and whether it may be edited in place (a literal in the call, or a
+/// literal bound once in the same scope and used only here).
+pub fn config_map(call: &Call) -> Option<(&Entry, &MapValue, bool)> {
+    let entry = call.arg(config_argument(call.kind)?)?;
+    match &entry.value.kind {
+        ValueKind::Map(map) => Some((entry, map, true)),
+        ValueKind::Name(name) => {
+            let map = name.value.as_ref()?.as_map()?;
+            Some((entry, map, name.single_use))
+        }
+        _ => None,
+    }
+}
+
+/// The edits deleting `entries` of one container, merged into one set so that neighbours do
+/// not wait for each other's pass; `None` when they would delete a comment.
+pub fn removal_edits(entries: &[&Entry], facts: &Facts) -> (Vec<Edit>, bool) {
+    let mut ranges: Vec<Range<usize>> = entries.iter().map(|e| e.removal.clone()).collect();
+    ranges.sort_by_key(|r| (r.start, r.end));
+    let mut merged: Vec<Range<usize>> = Vec::new();
+    for r in ranges {
+        match merged.last_mut() {
+            Some(last) if r.start <= last.end => last.end = last.end.max(r.end),
+            _ => merged.push(r),
+        }
+    }
+    let deletes_comment = merged.iter().any(|r| facts.has_comment_in(r));
+    (
+        merged.into_iter().map(|r| Edit::replace(r, "")).collect(),
+        deletes_comment,
+    )
+}
+
+/// The thinking level a `thinking_config` / `thinking_budget` value maps to.
+pub fn thinking_budget(entry: &Entry) -> Option<i64> {
+    match &entry.value.kind {
+        ValueKind::Int(n) => Some(*n),
+        ValueKind::Map(map) => {
+            let budget = map
+                .entries
+                .iter()
+                .find(|e| snake_case(&e.key) == "thinking_budget")?;
+            match budget.value.kind {
+                ValueKind::Int(n) => Some(n),
+                _ => None,
+            }
+        }
+        _ => None,
+    }
+}
+
+/// The rewrite of a predecessor create-content call (current client) as an interactions call:
+/// the edits, or why it cannot be rewritten.
+pub struct Rewrite {
+    pub edits: Vec<Edit>,
+}
+
+pub fn rewrite_to_interactions(
+    call: &Call,
+    doc: &Document,
+    settings: &Settings,
+    stream: bool,
+) -> Result<Rewrite, String> {
+    let dialect = Dialect::of(doc);
+    let text = &doc.text;
+    let Some(method) = call.method.clone() else {
+        return Err(match &call.alias {
+            Some(alias) => format!("the method is called through `{alias}`, which is used more than once"),
+            None => "the client's `models` resource is not named in the call".to_string(),
+        });
+    };
+    if call.spread {
+        return Err("the arguments are spread from a variable".into());
+    }
+    if !call.positional.is_empty() {
+        return Err("the call has positional arguments".into());
+    }
+    let mut edits = vec![Edit::replace(method, "interactions.create")];
+    if let Some(contents) = call.arg("contents") {
+        edits.push(Edit::replace(contents.key_range.clone(), "input"));
+    }
+    if let Some(config) = call.arg("config") {
+        let (map, inline_statement) = match &config.value.kind {
+            ValueKind::Map(map) => (map.as_ref(), None),
+            ValueKind::Name(name) => match (name.value.as_ref().and_then(|v| v.as_map()), name.single_use) {
+                (Some(map), true) => (map, name.statement.clone()),
+                _ => {
+                    return Err(format!(
+                        "the config is held in `{}`, which is not a literal used only here",
+                        name.name
+                    ));
+                }
+            },
+            _ => return Err("the config is not a literal".into()),
+        };
+        if !map.complete {
+            return Err("the config's entries are not all known".into());
+        }
+        let placed = place_entries(map, call, text, settings, dialect)?;
+        let separator = match &call.arg_indent {
+            Some(indent) => format!(",\n{indent}"),
+            None => ", ".to_string(),
+        };
+        if placed.is_empty() {
+            edits.push(Edit::replace(config.removal.clone(), ""));
+        } else {
+            edits.push(Edit::replace(config.range.clone(), placed.join(&separator)));
+        }
+        if let Some(statement) = inline_statement {
+            edits.push(Edit::replace(crate::api::line_removal(text, statement), ""));
+        }
+    }
+    if stream && call.arg("stream").is_none() {
+        let sep = match &call.arg_indent {
+            Some(indent) => format!(",\n{indent}"),
+            None => ", ".to_string(),
+        };
+        edits.push(Edit::replace(
+            call.insert_at..call.insert_at,
+            format!("{sep}{}", dialect.argument("stream", dialect.true_value())),
+        ));
+    }
+    edits.sort_by_key(|e| (e.range.start, e.range.end));
+    Ok(Rewrite { edits })
+}
+
+/// The config's entries as arguments of an interactions call, by the request-field table.
+fn place_entries(
+    map: &MapValue,
+    call: &Call,
+    text: &str,
+    settings: &Settings,
+    dialect: Dialect,
+) -> Result<Vec<String>, String> {
+    let newest = is_newest(call, settings);
+    let mut generation: Vec<(String, String)> = Vec::new();
+    let mut arguments: Vec<String> = Vec::new();
+    let mut generation_at: Option<usize> = None;
+    let mut unplaced: Vec<String> = Vec::new();
+    for entry in &map.entries {
+        let key = snake_case(&entry.key);
+        let value = text
+            .get(entry.value.range.clone())
+            .unwrap_or_default()
+            .to_string();
+        let place = settings.fields.get(&key).map(|f| (f.place, f.sampling));
+        let mut put = |place: Place, name: String, value: String| match place {
+            Place::GenerationConfig => {
+                generation_at.get_or_insert(arguments.len());
+                generation.push((name, value));
+            }
+            _ => arguments.push(dialect.argument(&name, &value)),
+        };
+        match place {
+            Some((Place::None, true)) if newest => {}
+            Some((Place::GenerationConfig | Place::TopLevel, _)) => {
+                let place = place.map_or(Place::None, |p| p.0);
+                put(place, key, value);
+            }
+            Some((Place::Thinking, _)) => {
+                let level = match &entry.value.kind {
+                    ValueKind::Map(inner) if inner.complete && inner.entries.len() == 1 => {
+                        let only = &inner.entries[0];
+                        match (snake_case(&only.key).as_str(), &only.value.kind) {
+                            ("thinking_budget", ValueKind::Int(n)) => {
+                                Some(dialect.string(settings.fields.thinking_level(*n)))
+                            }
+                            ("thinking_level", _) => text.get(only.value.range.clone()).map(str::to_string),
+                            _ => None,
+                        }
+                    }
+                    _ => None,
+                };
+                match level {
+                    Some(level) => put(
+                        settings.fields.thinking_level_place(),
+                        "thinking_level".into(),
+                        level,
+                    ),
+                    None => unplaced.push(entry.key.clone()),
+                }
+            }
+            _ => unplaced.push(entry.key.clone()),
+        }
+    }
+    if !unplaced.is_empty() {
+        let names: Vec<String> = unplaced.iter().map(|n| format!("`{n}`")).collect();
+        return Err(format!(
+            "the config's {} {} no place in an interactions request",
+            names.join(", "),
+            if names.len() == 1 { "has" } else { "have" }
+        ));
+    }
+    if let Some(at) = generation_at {
+        arguments.insert(
+            at,
+            dialect.argument("generation_config", &dialect.map(&generation)),
+        );
+    }
+    Ok(arguments)
+}
