@@ -31,11 +31,11 @@ impl Rule for CreateContentCall {
 
     fn check(&self, doc: &Document, cx: &mut RuleContext) {
         for call in &doc.facts().calls {
-            let through = call
-                .alias
-                .as_ref()
-                .map(|a| format!(" (through `{a}`)"))
-                .unwrap_or_default();
+            let through = if call.alias.is_some() {
+                " (an alias of the create-content method)"
+            } else {
+                ""
+            };
             match call.kind {
                 CallKind::Create => {
                     let message = format!(

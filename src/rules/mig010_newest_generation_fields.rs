@@ -165,8 +165,7 @@ fn thinking(
         format!("`thinking_budget` is replaced by `thinking_level` for `{model}` (newest generation)");
     let diagnostic = Diagnostic::new(&META, Severity::Error, message, budget.key_range.clone());
     let Some(n) = thinking_budget(budget).filter(|_| editable) else {
-        cx.report(
-            diagnostic.with_suggestion(format!(
+        cx.report(diagnostic.with_suggestion(format!(
                 "Set `thinking_level` ({}); the mapping from a budget is in rules/request_fields.toml",
                 settings
                     .fields
@@ -177,8 +176,7 @@ fn thinking(
                     .chain([settings.fields.thinking.above.as_str()])
                     .collect::<Vec<_>>()
                     .join(", ")
-            )),
-        );
+            )));
         return;
     };
     let level = settings.fields.thinking_level(n);

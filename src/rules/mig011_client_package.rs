@@ -73,9 +73,17 @@ impl Rule for ClientPackage {
                 continue;
             };
             for caps in pattern.captures_iter(text) {
-                let Some(name) = caps.name("name") else {
+                let (Some(name), Some(whole)) = (caps.name("name"), caps.get(0)) else {
                     continue;
                 };
+                // A whole name: not part of a longer one (`google-genai-extras`, `my.google-genai`).
+                let before = text[..name.start()].chars().next_back();
+                let after = text[whole.end()..].chars().next();
+                if before.is_some_and(|c| c.is_ascii_alphanumeric() || "._/-".contains(c))
+                    || after.is_some_and(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+                {
+                    continue;
+                }
                 let normalized = normalize_python_name(name.as_str());
                 let at = |m: regex::Match| region.start + m.start()..region.start + m.end();
                 if settings
@@ -111,12 +119,14 @@ impl Rule for ClientPackage {
                     continue;
                 }
                 let wanted = format!(">={}", settings.clients.minimum_version);
+                let written = if caps.name("poetry").is_some() {
+                    format!("{} = \"{}\"", name.as_str(), spec.as_str())
+                } else {
+                    format!("{}{}", name.as_str(), spec.as_str().trim())
+                };
                 let message = format!(
-                    "`{}{}` allows versions below {}; interactions need {} or later",
-                    name.as_str(),
-                    spec.as_str().trim(),
-                    settings.clients.minimum_version,
-                    settings.clients.minimum_version
+                    "`{written}` allows versions below {}; interactions need {} or later",
+                    settings.clients.minimum_version, settings.clients.minimum_version
                 );
                 let range = at(spec);
                 // Keep the spacing around the specifier.
@@ -177,7 +187,7 @@ fn requirement_pattern(settings: &Settings) -> Option<Regex> {
     let op = r"(?:===|==|~=|!=|<=|>=|<|>)";
     let version = r"[0-9A-Za-z.*+!_-]+";
     let pattern = format!(
-        r#"(?i)(?:^|[^A-Za-z0-9._/-])(?P<name>{names})(?:\s*\[[^\]\n]*\])?(?:(?P<spec>\s*{op}\s*{version}(?:\s*,\s*{op}\s*{version})*)|\s*=\s*(?:\{{[^}}\n]*?version\s*=\s*)?["'](?P<poetry>[^"'\n]+)["'])?(?:[^A-Za-z0-9_-]|$)"#,
+        r#"(?i)(?P<name>{names})(?:\s*\[[^\]\n]*\])?(?:(?P<spec>\s*{op}\s*{version}(?:\s*,\s*{op}\s*{version})*)|\s*=\s*(?:\{{[^}}\n]*?version\s*=\s*)?["'](?P<poetry>[^"'\n]+)["'])?"#,
         names = names.join("|"),
     );
     Regex::new(&pattern).ok()

@@ -251,7 +251,12 @@ fn place_entries(
                         "thinking_level".into(),
                         level,
                     ),
-                    None => unplaced.push(entry.key.clone()),
+                    None => {
+                        return Err(format!(
+                            "`{}` is not a single thinking budget written as a number",
+                            entry.key
+                        ));
+                    }
                 }
             }
             _ => unplaced.push(entry.key.clone()),

@@ -111,10 +111,12 @@ impl<'t> Analyzer<'_, 't> {
                     CallKind::Create | CallKind::LegacyCreate { stream: false } | CallKind::SendMessage => {
                         Class::Response
                     }
-                    CallKind::Interactions if keyword(node, "stream", self.text).is_none() => {
-                        Class::Interaction
-                    }
-                    CallKind::Interactions => Class::Unknown,
+                    CallKind::Interactions => match keyword(node, "stream", self.text) {
+                        None => Class::Interaction,
+                        // Its items are events, still not read with `.text`.
+                        Some(v) if self.src(v) == "True" => Class::Stream,
+                        Some(_) => Class::Unknown,
+                    },
                     CallKind::CreateStream | CallKind::LegacyCreate { stream: true } => Class::Stream,
                     CallKind::ChatCreate | CallKind::StartChat => Class::Chat,
                     CallKind::LegacyModel => Class::LegacyModel(self.legacy_model(node, scope, depth)),
@@ -582,7 +584,8 @@ impl<'t> Analyzer<'_, 't> {
             .filter(|a| a.kind() == "argument_list")?;
         let map = self
             .keyword_map(node, scope, 0, Some(name.clone()))
-            .filter(|m| m.complete && !elements(arguments).iter().any(|e| e.kind() == "dictionary_splat"));
+            .filter(|m| m.complete && !elements(arguments).iter().any(|e| e.kind() == "dictionary_splat"))
+            .filter(|_| !self.used_as_object(node, scope));
         let open = arguments.start_byte()..arguments.start_byte() + 1;
         let close = arguments.end_byte().saturating_sub(1)..arguments.end_byte();
         Some(Wrapper {
@@ -592,6 +595,27 @@ impl<'t> Analyzer<'_, 't> {
             map,
             open,
             close,
+        })
+    }
+
+    /// The wrapper is bound to a name whose attributes are read or set (`cfg.seed = 0`): a dict
+    /// would not do.
+    fn used_as_object(&self, wrapper: Node<'t>, scope: usize) -> bool {
+        let Some(assignment) = wrapper.parent().filter(|p| p.kind() == "assignment") else {
+            return false;
+        };
+        let Some(target) = assignment
+            .child_by_field_name("left")
+            .filter(|l| l.kind() == "identifier")
+        else {
+            return false;
+        };
+        let name = self.src(target);
+        self.scopes.attributes.iter().any(|(attribute, s)| {
+            *s == scope
+                && attribute
+                    .child_by_field_name("object")
+                    .is_some_and(|o| o.kind() == "identifier" && self.src(o) == name)
         })
     }
 
