@@ -14,15 +14,8 @@ if [ -z "$tree" ]; then
 fi
 patterns="$(mktemp)"
 trap 'rm -f "$patterns"' EXIT
-# The trigger words of the default rule set: every model id with every default prefix.
-python3 - "$patterns" <<'PY'
-import re, sys
-ids = re.findall(r'^id = "model-(.*)"$', open("rules/models.toml").read(), re.M)
-with open(sys.argv[1], "w") as out:
-    for prefix in ("model", "gemini"):
-        for rest in ids:
-            out.write(f"{prefix}-{rest}\n")
-PY
+# The trigger words of the default rule set, as the prefilter searches them.
+"$bin" rules --triggers > "$patterns"
 files=$(rg --files "$tree" | wc -l)
 echo "tree: $tree ($files files)"
 hyperfine --warmup 2 --runs "${RUNS:-10}" --export-json target/bench.json \

@@ -28,7 +28,11 @@ enum Command {
     /// Check files (the default command).
     Check(CheckArgs),
     /// Print the table of every rule: code, name, surfaces, fix.
-    Rules,
+    Rules {
+        /// Print the default rule set's trigger words instead, one per line (for benchmarks).
+        #[arg(long, hide = true)]
+        triggers: bool,
+    },
     /// Print a rule's documentation.
     Explain {
         /// A rule code, such as MIG009.
@@ -119,7 +123,8 @@ const EXIT_ERROR: u8 = 2;
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
-        Some(Command::Rules) => print_rules(),
+        Some(Command::Rules { triggers: false }) => print_rules(),
+        Some(Command::Rules { triggers: true }) => print_triggers(),
         Some(Command::Explain { code }) => explain(&code),
         Some(Command::Completions { shell }) => {
             clap_complete::generate(shell, &mut Cli::command(), "interlint", &mut io::stdout());
@@ -144,22 +149,48 @@ pub fn main() -> ExitCode {
 
 fn print_rules() -> anyhow::Result<u8> {
     let mut out = io::stdout().lock();
+    let fix = |m: &registry::RuleMeta| match m.fix {
+        registry::FixAvailability::None => "none".to_string(),
+        _ => m.fix_safety.to_string(),
+    };
+    let name_width = all_rules().iter().map(|r| r.meta().name.len()).max().unwrap_or(4);
+    let fix_width = all_rules().iter().map(|r| fix(r.meta()).len()).max().unwrap_or(3);
     writeln!(
         out,
-        "{:<8} {:<22} {:<10} {:<10} summary",
-        "code", "name", "surfaces", "fix"
+        "{:<8} {:<name_width$} {:<fix_width$} summary (surfaces)",
+        "code", "name", "fix"
     )?;
     for rule in all_rules() {
         let m = rule.meta();
-        let fix = match m.fix {
-            registry::FixAvailability::None => "none".to_string(),
-            _ => m.fix_safety.to_string(),
-        };
         writeln!(
             out,
-            "{:<8} {:<22} {:<10} {:<10} {}",
-            m.code, m.name, m.surfaces, fix, m.summary
+            "{:<8} {:<name_width$} {:<fix_width$} {} ({})",
+            m.code,
+            m.name,
+            fix(m),
+            m.summary,
+            m.surfaces
         )?;
+    }
+    Ok(EXIT_CLEAN)
+}
+
+fn print_triggers() -> anyhow::Result<u8> {
+    let loaded = crate::config::LoadedConfig {
+        config: Default::default(),
+        path: None,
+    };
+    let settings = Settings::new(&loaded, Overrides::default(), Path::new("."))?;
+    let mut words: Vec<String> = settings
+        .rules
+        .iter()
+        .flat_map(|r| r.triggers(&settings))
+        .collect();
+    words.sort();
+    words.dedup();
+    let mut out = io::stdout().lock();
+    for word in words {
+        writeln!(out, "{word}")?;
     }
     Ok(EXIT_CLEAN)
 }

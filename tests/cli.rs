@@ -560,3 +560,27 @@ def summarize(text):
     );
     assert_eq!(o.status.code(), Some(1));
 }
+
+/// A team moves a field of the request-field table without a code change.
+#[test]
+fn request_field_table_is_configurable() {
+    const CALL: &str = "r = client.models.generate_content(model=\"gemini-3.5-flash\", contents=\"x\", config={\"thinking_config\": {\"thinking_budget\": 0}})\n";
+    let config = "[[request-field]]\nname = \"thinking_level\"\nplace = \"top-level\"\n";
+    let dir = tree(&[("app.py", CALL), ("interlint.toml", config)]);
+    let o = interlint(dir.path(), &["--diff", "--unsafe-fixes", "app.py"]);
+    assert!(
+        stdout(&o).contains("+r = client.interactions.create(model=\"gemini-3.5-flash\", input=\"x\", thinking_level=\"minimal\")"),
+        "{}",
+        stdout(&o)
+    );
+    let dir = tree(&[
+        ("app.py", CALL),
+        (
+            "interlint.toml",
+            "[[request-field]]\nname = \"x\"\nplace = \"nowhere\"\n",
+        ),
+    ]);
+    let o = interlint(dir.path(), &["app.py"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("interlint.toml"), "{}", stderr(&o));
+}

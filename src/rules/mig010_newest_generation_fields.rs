@@ -18,7 +18,7 @@ static META: RuleMeta = RuleMeta {
     summary: "`temperature`, `top_p`, `top_k` or `thinking_budget` sent to a model of the newest generation",
     surfaces: "Python, notebooks",
     fix: FixAvailability::Sometimes,
-    fix_safety: "safe (sampling fields) or unsafe (thinking level)",
+    fix_safety: "safe or unsafe",
     doc: include_str!("../../rules/docs/MIG010.md"),
 };
 
