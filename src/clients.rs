@@ -10,6 +10,9 @@ pub struct Packages {
     pub current: Vec<String>,
     pub legacy: Vec<String>,
     pub legacy_modules: Vec<String>,
+    /// Typed wrapper classes of a create-content request (MIG008).
+    #[serde(default)]
+    pub typed_wrappers: Vec<String>,
 }
 
 #[derive(Clone, Debug, Deserialize)]

@@ -29,6 +29,8 @@ pub struct Settings {
     pub prefixes: Vec<String>,
     pub fields: RequestFields,
     pub clients: Clients,
+    /// MIG011's requirement pattern, built from `clients` on first use.
+    pub requirement_pattern: std::sync::OnceLock<Option<regex::Regex>>,
     pub matcher: ModelMatcher,
     pub rules: Vec<&'static dyn Rule>,
     /// One search for the trigger words of every enabled rule.
@@ -86,6 +88,7 @@ impl Settings {
             prefixes,
             fields,
             clients,
+            requirement_pattern: std::sync::OnceLock::new(),
             matcher,
             rules,
             prefilter: None,

@@ -34,7 +34,12 @@ impl Rule for TypedWrapper {
     fn check(&self, doc: &Document, cx: &mut RuleContext) {
         let dialect = Dialect::of(doc);
         let facts = doc.facts();
+        let known = &cx.settings.clients.python.typed_wrappers;
         for wrapper in &facts.wrappers {
+            let class = wrapper.name.split('.').next().unwrap_or_default();
+            if !known.iter().any(|k| k == class) {
+                continue;
+            }
             let callee = doc.text.get(wrapper.callee.clone()).unwrap_or_default();
             let message = format!(
                 "`{callee}(...)` builds a typed wrapper; the interactions endpoint takes plain objects"

@@ -64,7 +64,14 @@ impl Rule for ClientPackage {
         } else {
             return;
         };
-        let Some(pattern) = requirement_pattern(settings) else {
+        if regions.is_empty() {
+            return;
+        }
+        let Some(pattern) = settings
+            .requirement_pattern
+            .get_or_init(|| requirement_pattern(settings))
+            .as_ref()
+        else {
             return;
         };
         let minimum = version_numbers(&settings.clients.minimum_version);
