@@ -195,7 +195,9 @@ pub fn rewrite_to_interactions(
         ));
     }
     edits.sort_by_key(|e| (e.range.start, e.range.end));
-    Ok(Rewrite { edits })
+    Ok(Rewrite {
+        edits: merge_insertions(edits),
+    })
 }
 
 /// The config's entries as arguments of an interactions call, by the request-field table.
@@ -277,4 +279,19 @@ fn place_entries(
         );
     }
     Ok(arguments)
+}
+
+/// An insertion right where the previous edit ends joins that edit: carried into a notebook
+/// cell, a multi-line edit grows to whole source lines and would swallow the insertion point.
+fn merge_insertions(edits: Vec<Edit>) -> Vec<Edit> {
+    let mut merged: Vec<Edit> = Vec::with_capacity(edits.len());
+    for edit in edits {
+        match merged.last_mut() {
+            Some(last) if edit.range.is_empty() && edit.range.start == last.range.end => {
+                last.content.push_str(&edit.content);
+            }
+            _ => merged.push(edit),
+        }
+    }
+    merged
 }
