@@ -90,6 +90,15 @@ impl Call {
         self.args.iter().find(|a| a.key == name)
     }
 
+    /// What goes between two arguments: a new line at the arguments' indentation when they sit
+    /// on their own lines, else `, `.
+    pub fn argument_separator(&self) -> String {
+        match &self.arg_indent {
+            Some(indent) => format!(",\n{indent}"),
+            None => ", ".to_string(),
+        }
+    }
+
     pub fn is_predecessor_request(&self) -> bool {
         matches!(
             self.kind,

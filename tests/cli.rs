@@ -499,22 +499,7 @@ fn demo_repository() {
 /// --unsafe-fixes` reaches the whole migration through passes that each do a small part.
 #[test]
 fn migration_example_end_to_end() {
-    const BEFORE: &str = r#"from genai import types
-
-client = genai.Client()
-
-def summarize(text):
-    response = client.models.generate_content(
-        model="model-2.0-flash",
-        contents=text,
-        config=types.GenerateContentConfig(
-            temperature=0.3,
-            top_p=0.9,
-            thinking_config=types.ThinkingConfig(thinking_budget=512),
-        ),
-    )
-    return response.text
-"#;
+    const BEFORE: &str = include_str!("../fixtures/python/migration_example.py");
     const SAFE: &str = r#"from genai import types
 
 client = genai.Client()

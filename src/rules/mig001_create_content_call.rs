@@ -44,10 +44,10 @@ impl Rule for CreateContentCall {
                     );
                     let diagnostic = Diagnostic::new(&META, Severity::Error, message, call.callee.clone());
                     cx.report(match rewrite_to_interactions(call, doc, cx.settings, false) {
-                        Ok(rewrite) => diagnostic.with_fix(Fix::new(
+                        Ok(edits) => diagnostic.with_fix(Fix::new(
                             crate::diagnostic::Applicability::Unsafe,
                             "Rewrite as `client.interactions.create(...)`",
-                            rewrite.edits,
+                            edits,
                         )),
                         Err(reason) => diagnostic.with_suggestion(format!(
                             "Call `client.interactions.create(model=..., input=...)` with the config's entries as \

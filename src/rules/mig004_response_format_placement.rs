@@ -75,10 +75,7 @@ impl Rule for ResponseFormatPlacement {
                         && !facts.has_comment_in(&entry.removal)
                         && matches!(config.value.kind, crate::api::ValueKind::Map(_));
                     cx.report(if movable {
-                        let sep = match &call.arg_indent {
-                            Some(indent) => format!(",\n{indent}"),
-                            None => ", ".to_string(),
-                        };
+                        let sep = call.argument_separator();
                         diagnostic.with_fix(Fix::safe(
                             "Move `response_format` to the top level of the request",
                             vec![

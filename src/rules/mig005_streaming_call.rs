@@ -43,10 +43,10 @@ impl Rule for StreamingCall {
                     );
                     let diagnostic = Diagnostic::new(&META, Severity::Error, message, call.callee.clone());
                     cx.report(match rewrite_to_interactions(call, doc, cx.settings, true) {
-                        Ok(rewrite) => diagnostic.with_fix(Fix::new(
+                        Ok(edits) => diagnostic.with_fix(Fix::new(
                             Applicability::Unsafe,
                             "Rewrite as `client.interactions.create(..., stream=True)`",
-                            rewrite.edits,
+                            edits,
                         )),
                         Err(reason) => diagnostic.with_suggestion(format!(
                             "Call `client.interactions.create(..., stream=True)`; not rewritten automatically: {reason}"

@@ -125,16 +125,12 @@ pub fn thinking_budget(entry: &Entry) -> Option<i64> {
 
 /// The rewrite of a predecessor create-content call (current client) as an interactions call:
 /// the edits, or why it cannot be rewritten.
-pub struct Rewrite {
-    pub edits: Vec<Edit>,
-}
-
 pub fn rewrite_to_interactions(
     call: &Call,
     doc: &Document,
     settings: &Settings,
     stream: bool,
-) -> Result<Rewrite, String> {
+) -> Result<Vec<Edit>, String> {
     let dialect = Dialect::of(doc);
     let text = &doc.text;
     let Some(method) = call.method.clone() else {
@@ -171,10 +167,7 @@ pub fn rewrite_to_interactions(
             return Err("the config's entries are not all known".into());
         }
         let placed = place_entries(map, call, text, settings, dialect)?;
-        let separator = match &call.arg_indent {
-            Some(indent) => format!(",\n{indent}"),
-            None => ", ".to_string(),
-        };
+        let separator = call.argument_separator();
         if placed.is_empty() {
             edits.push(Edit::replace(config.removal.clone(), ""));
         } else {
@@ -185,19 +178,14 @@ pub fn rewrite_to_interactions(
         }
     }
     if stream && call.arg("stream").is_none() {
-        let sep = match &call.arg_indent {
-            Some(indent) => format!(",\n{indent}"),
-            None => ", ".to_string(),
-        };
+        let sep = call.argument_separator();
         edits.push(Edit::replace(
             call.insert_at..call.insert_at,
             format!("{sep}{}", dialect.argument("stream", dialect.true_value())),
         ));
     }
     edits.sort_by_key(|e| (e.range.start, e.range.end));
-    Ok(Rewrite {
-        edits: merge_insertions(edits),
-    })
+    Ok(merge_insertions(edits))
 }
 
 /// The config's entries as arguments of an interactions call, by the request-field table.

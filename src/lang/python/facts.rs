@@ -415,7 +415,7 @@ impl<'t> Analyzer<'_, 't> {
             range: element.byte_range(),
             value: self.value(value, scope, 0),
             keyword: true,
-            removal: removal(elements, index, container, self.text),
+            removal: removal(elements, index, container),
         })
     }
 
@@ -517,7 +517,7 @@ impl<'t> Analyzer<'_, 't> {
                     range: element.byte_range(),
                     value: self.value(value, scope, depth + 1),
                     keyword: false,
-                    removal: removal(&elements, i, node, self.text),
+                    removal: removal(&elements, i, node),
                 }),
                 _ => map.complete = false,
             }
@@ -559,7 +559,7 @@ impl<'t> Analyzer<'_, 't> {
                 range: element.byte_range(),
                 value: self.value(value, scope, depth + 1),
                 keyword: true,
-                removal: removal(&elements, i, arguments, self.text),
+                removal: removal(&elements, i, arguments),
             });
         }
         Some(map)
@@ -897,7 +897,7 @@ fn elements(node: Node) -> Vec<Node> {
 }
 
 /// Where element `index` of a list of elements can be deleted with its separator.
-fn removal(elements: &[Node], index: usize, container: Node, text: &str) -> Range<usize> {
+fn removal(elements: &[Node], index: usize, container: Node) -> Range<usize> {
     let element = elements[index];
     if let Some(next) = elements.get(index + 1) {
         return element.start_byte()..next.start_byte();
@@ -908,7 +908,6 @@ fn removal(elements: &[Node], index: usize, container: Node, text: &str) -> Rang
     // The only element: everything between the brackets.
     let open = container.start_byte() + 1;
     let close = container.end_byte().saturating_sub(1).max(open);
-    let _ = text;
     open..close
 }
 
