@@ -5,6 +5,7 @@
 //! document embedded in a file carries an [`OffsetMap`] so that findings and edits made in the
 //! document's own text land on the right bytes of the file.
 
+pub mod bindings;
 pub mod javascript;
 pub mod json;
 pub mod markdown;

@@ -73,7 +73,7 @@ pub fn extract(tree: &tree_sitter::Tree, text: &str, env: &Env) -> (Facts, Env) 
         a.imports(node, &mut facts.imports);
     }
     let mut exports = Env::new();
-    for ((scope, name), list) in &a.scopes.bindings {
+    for ((scope, name), list) in &a.scopes.names.bindings {
         if *scope != 0 {
             continue;
         }
@@ -129,7 +129,7 @@ impl<'t> Analyzer<'_, 't> {
 
     fn classify_name(&self, node: Node<'t>, scope: usize, depth: usize) -> Class {
         let name = self.src(node);
-        match self.scopes.resolve(name, scope, node.start_byte()) {
+        match self.scopes.names.resolve(name, scope, node.start_byte()) {
             Resolution::Bound(binding, _) => match binding.kind {
                 BindingKind::Assign { value, .. } => self.classify(value, binding.scope, depth + 1),
                 BindingKind::For { iter } => match self.classify(iter, binding.scope, depth + 1) {
@@ -324,9 +324,9 @@ impl<'t> Analyzer<'_, 't> {
                         // Rewritten through the alias only when the alias is bound once in
                         // this scope and this call is its only use.
                         let local_single = matches!(
-                            self.scopes.resolve(name, scope, function.start_byte()),
+                            self.scopes.names.resolve(name, scope, function.start_byte()),
                             Resolution::Bound(b, 1) if b.scope == scope
-                        ) && self.scopes.uses.get(&(scope, name.to_string())) == Some(&1);
+                        ) && self.scopes.names.uses_in(scope, name) == 1;
                         Some((kind, local_single.then_some(range), Some(name.to_string())))
                     }
                     Class::Module(path) if path.ends_with(".GenerativeModel") => {
@@ -484,13 +484,13 @@ impl<'t> Analyzer<'_, 't> {
             statement: None,
             single_use: false,
         };
-        if let Resolution::Bound(binding, count) = self.scopes.resolve(&name, scope, node.start_byte())
+        if let Resolution::Bound(binding, count) = self.scopes.names.resolve(&name, scope, node.start_byte())
             && binding.scope == scope
             && let BindingKind::Assign { value, statement } = binding.kind
         {
             out.value = Some(self.value(value, scope, depth + 1));
             out.statement = Some(statement.byte_range());
-            out.single_use = count == 1 && self.scopes.uses.get(&(scope, name)) == Some(&1);
+            out.single_use = count == 1 && self.scopes.names.uses_in(scope, &name) == 1;
         }
         out
     }
@@ -746,11 +746,11 @@ impl<'t> Analyzer<'_, 't> {
         match receiver.kind() {
             "identifier" => {
                 let name = self.src(receiver);
-                let bindings = self.scopes.all_bindings(name, scope);
+                let bindings = self.scopes.names.all_bindings(name, scope);
                 if bindings.is_empty() {
                     // Bound by an earlier notebook cell, as the cells run in order.
                     return matches!(
-                        self.scopes.resolve(name, scope, receiver.start_byte()),
+                        self.scopes.names.resolve(name, scope, receiver.start_byte()),
                         Resolution::Unbound
                     ) && self.env.get(name) == Some(&Class::Interaction);
                 }
@@ -806,7 +806,7 @@ impl<'t> Analyzer<'_, 't> {
                     },
                     |a| self.src(a).to_string(),
                 );
-                let used = self.scopes.total_uses.get(&binding).copied().unwrap_or(0) > 0;
+                let used = self.scopes.names.total_uses.get(&binding).copied().unwrap_or(0) > 0;
                 let removal = if names.len() == 1 {
                     without_blank_start(self.text, statement.clone())
                 } else if let Some(next) = names.get(i + 1) {

@@ -1,22 +1,12 @@
-//! Scopes and bindings of a Python module, enough to answer "what is this name bound to here?"
-//! through simple local bindings, and "how often is it used?".
+//! Scopes and bindings of a Python module, walked into the shared table of
+//! [`bindings`](crate::lang::bindings).
 
 use std::collections::HashMap;
 
+pub use crate::lang::bindings::ScopeKind;
+use crate::lang::bindings::{self, Bindings};
+
 use tree_sitter::Node;
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ScopeKind {
-    Module,
-    Function,
-    Class,
-}
-
-#[derive(Debug)]
-pub struct Scope {
-    pub parent: Option<usize>,
-    pub kind: ScopeKind,
-}
 
 #[derive(Clone, Copy, Debug)]
 pub enum BindingKind<'t> {
@@ -33,21 +23,18 @@ pub enum BindingKind<'t> {
     Other,
 }
 
-#[derive(Clone, Copy, Debug)]
-pub struct Binding<'t> {
-    pub scope: usize,
-    pub start: usize,
-    pub kind: BindingKind<'t>,
+impl crate::lang::bindings::BindingKind for BindingKind<'_> {
+    fn is_opaque(&self) -> bool {
+        matches!(self, BindingKind::Other)
+    }
 }
+
+pub type Resolution<'t> = bindings::Resolution<BindingKind<'t>>;
 
 /// Everything the walk learned: scopes, bindings per (scope, name), uses per (scope, name),
 /// `self.<attr> = value` assignments, and the scope of every call and attribute.
 pub struct Scopes<'t> {
-    pub scopes: Vec<Scope>,
-    pub bindings: HashMap<(usize, String), Vec<Binding<'t>>>,
-    pub uses: HashMap<(usize, String), usize>,
-    /// Uses anywhere in the module, for "is this import used?".
-    pub total_uses: HashMap<String, usize>,
+    pub names: Bindings<BindingKind<'t>>,
     pub self_attrs: HashMap<String, Vec<Node<'t>>>,
     /// Calls and attribute reads with their scope, in source order.
     pub calls: Vec<(Node<'t>, usize)>,
@@ -63,13 +50,7 @@ pub fn text_of<'a>(node: Node, text: &'a str) -> &'a str {
 impl<'t> Scopes<'t> {
     pub fn build(root: Node<'t>, text: &str) -> Self {
         let mut s = Scopes {
-            scopes: vec![Scope {
-                parent: None,
-                kind: ScopeKind::Module,
-            }],
-            bindings: HashMap::new(),
-            uses: HashMap::new(),
-            total_uses: HashMap::new(),
+            names: Bindings::new(),
             self_attrs: HashMap::new(),
             calls: Vec::new(),
             attributes: Vec::new(),
@@ -164,9 +145,7 @@ impl<'t> Scopes<'t> {
                 "attribute" => s.attributes.push((node, scope)),
                 "identifier" => {
                     if is_load(node) {
-                        let name = text_of(node, text).to_string();
-                        *s.total_uses.entry(name.clone()).or_default() += 1;
-                        *s.uses.entry((scope, name)).or_default() += 1;
+                        s.names.add_use(scope, text_of(node, text));
                     }
                     continue;
                 }
@@ -182,25 +161,16 @@ impl<'t> Scopes<'t> {
         // order except across scopes; sort what order matters for.
         s.calls.sort_by_key(|(n, _)| n.start_byte());
         s.attributes.sort_by_key(|(n, _)| n.start_byte());
-        for list in s.bindings.values_mut() {
-            list.sort_by_key(|b| b.start);
-        }
+        s.names.sort();
         s
     }
 
     fn push_scope(&mut self, parent: usize, kind: ScopeKind) -> usize {
-        self.scopes.push(Scope {
-            parent: Some(parent),
-            kind,
-        });
-        self.scopes.len() - 1
+        self.names.push_scope(parent, kind)
     }
 
     fn bind(&mut self, scope: usize, name: &str, start: usize, kind: BindingKind<'t>) {
-        self.bindings
-            .entry((scope, name.to_string()))
-            .or_default()
-            .push(Binding { scope, start, kind });
+        self.names.bind(scope, name, start, kind);
     }
 
     fn assignment(&mut self, node: Node<'t>, scope: usize, text: &str) {
@@ -298,65 +268,6 @@ impl<'t> Scopes<'t> {
             self.bind(scope, &bound, node.start_byte(), kind);
         }
     }
-
-    /// The binding of `name` that a use at `pos` in `scope` sees, through simple bindings
-    /// only: `None` when the name is bound in a way interlint does not follow, or not at all.
-    pub fn resolve(&self, name: &str, scope: usize, pos: usize) -> Resolution<'t> {
-        let mut current = Some(scope);
-        let mut first = true;
-        while let Some(s) = current {
-            let info = &self.scopes[s];
-            // Names of a class body are not visible in the functions nested in it.
-            let visible = first || info.kind != ScopeKind::Class;
-            if visible && let Some(list) = self.bindings.get(&(s, name.to_string())) {
-                if list.iter().any(|b| matches!(b.kind, BindingKind::Other)) {
-                    return Resolution::Opaque;
-                }
-                let chosen = if first {
-                    list.iter().rev().find(|b| b.start < pos).or(list.first())
-                } else if list.len() == 1 {
-                    list.first()
-                } else {
-                    // Bound several times in an enclosing scope: which one a later call sees
-                    // depends on when it runs.
-                    return Resolution::Opaque;
-                };
-                return match chosen {
-                    Some(b) => Resolution::Bound(*b, list.len()),
-                    None => Resolution::Opaque,
-                };
-            }
-            first = false;
-            current = info.parent;
-        }
-        Resolution::Unbound
-    }
-
-    /// All bindings of `name` in the scope a use in `scope` resolves to.
-    pub fn all_bindings(&self, name: &str, scope: usize) -> &[Binding<'t>] {
-        let mut current = Some(scope);
-        let mut first = true;
-        while let Some(s) = current {
-            let info = &self.scopes[s];
-            if (first || info.kind != ScopeKind::Class)
-                && let Some(list) = self.bindings.get(&(s, name.to_string()))
-            {
-                return list;
-            }
-            first = false;
-            current = info.parent;
-        }
-        &[]
-    }
-}
-
-pub enum Resolution<'t> {
-    /// The binding, and how many bindings the name has in its scope.
-    Bound(Binding<'t>, usize),
-    /// Bound, but not in a way interlint follows.
-    Opaque,
-    /// Not bound in this module (a builtin, or defined in another notebook cell).
-    Unbound,
 }
 
 pub fn children<'t>(node: Node<'t>) -> impl Iterator<Item = Node<'t>> {
