@@ -229,8 +229,13 @@ pub struct Read {
 /// A typed wrapper object construction (`types.GenerateContentConfig(...)`).
 #[derive(Clone, Debug)]
 pub struct Wrapper {
-    /// `GenerateContentConfig`, `Part.from_text`.
+    /// `GenerateContentConfig`, `Part.from_text`, `createUserContent`, `Type`.
     pub name: String,
+    pub kind: WrapperKind,
+    /// The package it comes from, when the surface knows it (`@google/genai`).
+    pub module: Option<String>,
+    /// The constructor or factory as written (`types.Part`, `new Content`), or the whole enum
+    /// member (`Type.STRING`).
     pub callee: Range<usize>,
     pub range: Range<usize>,
     /// The arguments as a map when they are all keywords.
@@ -238,6 +243,18 @@ pub struct Wrapper {
     /// Where the argument list opens and closes (the parentheses).
     pub open: Range<usize>,
     pub close: Range<usize>,
+    /// `new Wrapper({...})` with one object literal argument: the literal, which can stand alone.
+    pub literal: Option<Range<usize>>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WrapperKind {
+    /// A typed class built from its fields: `types.Part(text=...)`, `new Content({...})`.
+    Class,
+    /// A factory function or method: `Part.from_text(...)`, `createPartFromText(...)`.
+    Factory,
+    /// A member of a typed enum: `Type.STRING`, `SchemaType.OBJECT`.
+    Enum,
 }
 
 /// An import statement of a client package.
@@ -275,4 +292,13 @@ pub fn line_removal(text: &str, range: Range<usize>) -> Range<usize> {
     } else {
         range
     }
+}
+
+/// The indentation of the line holding `offset`.
+pub fn line_indent(text: &str, offset: usize) -> String {
+    let line_start = text[..offset].rfind('\n').map_or(0, |i| i + 1);
+    text[line_start..offset]
+        .chars()
+        .take_while(|c| *c == ' ' || *c == '\t')
+        .collect()
 }

@@ -134,6 +134,15 @@ fn python_fixtures() {
 }
 
 #[test]
+fn javascript_fixtures() {
+    insta::glob!("../fixtures/javascript", "**/*", |path| {
+        if path.is_file() {
+            insta::assert_snapshot!("javascript", fixture_snapshot(path, false));
+        }
+    });
+}
+
+#[test]
 fn negative_fixtures_have_no_findings() {
     insta::glob!("../fixtures/negatives", "*", |path| {
         if path.is_file() {

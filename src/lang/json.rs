@@ -94,3 +94,83 @@ mod tests {
         assert!(map.edit(&Edit::replace(0..3, "y")).is_none());
     }
 }
+
+/// A dependency of a `package.json`: the package's name and its version range, with the spans
+/// of their string contents.
+#[derive(Clone, Debug)]
+pub struct Dependency {
+    pub name: String,
+    pub name_range: std::ops::Range<usize>,
+    pub version: String,
+    pub version_range: std::ops::Range<usize>,
+}
+
+/// The sections of a `package.json` that name dependencies.
+const DEPENDENCY_SECTIONS: &[&str] = &[
+    "dependencies",
+    "devDependencies",
+    "peerDependencies",
+    "optionalDependencies",
+];
+
+/// The dependencies a `package.json` document declares.
+pub fn package_dependencies(doc: &Document) -> Vec<Dependency> {
+    let super::Syntax::TreeSitter(tree) = &doc.syntax else {
+        return Vec::new();
+    };
+    let text = doc.text.as_str();
+    let mut cursor = tree.root_node().walk();
+    let Some(root) = tree
+        .root_node()
+        .named_children(&mut cursor)
+        .find(|n| n.kind() == "object")
+    else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for (section, _, value) in pairs(root, text) {
+        if !DEPENDENCY_SECTIONS.contains(&section.as_str()) || value.kind() != "object" {
+            continue;
+        }
+        for (name, key, version) in pairs(value, text) {
+            let (Some((_, name_range)), Some((version_text, version_range))) =
+                (string_content(key, text), string_content(version, text))
+            else {
+                continue;
+            };
+            out.push(Dependency {
+                name,
+                name_range,
+                version: version_text,
+                version_range,
+            });
+        }
+    }
+    out
+}
+
+/// The pairs of an object whose key is a string: the key's content, the key and the value.
+fn pairs<'t>(
+    object: tree_sitter::Node<'t>,
+    text: &str,
+) -> Vec<(String, tree_sitter::Node<'t>, tree_sitter::Node<'t>)> {
+    let mut cursor = object.walk();
+    object
+        .named_children(&mut cursor)
+        .filter(|p| p.kind() == "pair")
+        .filter_map(|p| {
+            let key = p.child_by_field_name("key")?;
+            let value = p.child_by_field_name("value")?;
+            Some((string_content(key, text)?.0, key, value))
+        })
+        .collect()
+}
+
+/// A JSON string's raw content (escapes left as written) and its span, between the quotes.
+fn string_content(node: tree_sitter::Node, text: &str) -> Option<(String, std::ops::Range<usize>)> {
+    if node.kind() != "string" {
+        return None;
+    }
+    let range = node.start_byte() + 1..node.end_byte().checked_sub(1)?;
+    Some((text.get(range.clone())?.to_string(), range))
+}

@@ -14,7 +14,7 @@ pub mod python;
 pub mod rust;
 pub mod shell;
 pub mod text;
-mod treesitter;
+pub(crate) mod treesitter;
 
 use std::ops::Range;
 use std::path::Path;
@@ -355,6 +355,9 @@ impl Document {
         self.facts.get_or_init(|| match (&self.surface, &self.syntax) {
             (Surface::Python, Syntax::TreeSitter(tree)) => {
                 python::facts::extract(tree, &self.text, &python::facts::Env::new()).0
+            }
+            (Surface::JavaScript | Surface::TypeScript | Surface::Tsx, Syntax::TreeSitter(tree)) => {
+                javascript::facts::extract(tree, &self.text)
             }
             _ => Facts::default(),
         })

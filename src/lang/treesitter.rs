@@ -133,3 +133,25 @@ pub fn complement(len: usize, holes: &[Range<usize>]) -> Vec<Range<usize>> {
     }
     regions
 }
+
+/// The named children of a container that are elements (not comments).
+pub fn elements(node: Node) -> Vec<Node> {
+    let mut cursor = node.walk();
+    let kids: Vec<Node> = node.named_children(&mut cursor).collect();
+    kids.into_iter().filter(|c| c.kind() != "comment").collect()
+}
+
+/// Where element `index` of a list of elements can be deleted with its separator.
+pub fn removal(elements: &[Node], index: usize, container: Node) -> Range<usize> {
+    let element = elements[index];
+    if let Some(next) = elements.get(index + 1) {
+        return element.start_byte()..next.start_byte();
+    }
+    if index > 0 {
+        return elements[index - 1].end_byte()..element.end_byte();
+    }
+    // The only element: everything between the brackets.
+    let open = container.start_byte() + 1;
+    let close = container.end_byte().saturating_sub(1).max(open);
+    open..close
+}

@@ -6,7 +6,7 @@ use crate::lang::Document;
 use crate::registry::{FixAvailability, Rule, RuleContext, RuleMeta};
 use crate::settings::Settings;
 
-use super::request::rewrite_to_interactions;
+use super::request::{Dialect, rewrite_to_interactions};
 
 pub struct CreateContentCall;
 
@@ -14,7 +14,7 @@ static META: RuleMeta = RuleMeta {
     code: "MIG001",
     name: "create-content-call",
     summary: "A call of the predecessor create-content API (`generate_content`, `generateContent`)",
-    surfaces: "Python, notebooks",
+    surfaces: "Python, notebooks, JavaScript, TypeScript",
     fix: FixAvailability::Sometimes,
     fix_safety: "unsafe",
     doc: include_str!("../../rules/docs/MIG001.md"),
@@ -30,6 +30,8 @@ impl Rule for CreateContentCall {
     }
 
     fn check(&self, doc: &Document, cx: &mut RuleContext) {
+        let dialect = Dialect::of(doc);
+        let create = dialect.create_call(&[]);
         for call in &doc.facts().calls {
             let through = if call.alias.is_some() {
                 " (an alias of the create-content method)"
@@ -46,12 +48,12 @@ impl Rule for CreateContentCall {
                     cx.report(match rewrite_to_interactions(call, doc, cx.settings, false) {
                         Ok(edits) => diagnostic.with_fix(Fix::new(
                             crate::diagnostic::Applicability::Unsafe,
-                            "Rewrite as `client.interactions.create(...)`",
+                            "Rewrite as `interactions.create(...)`",
                             edits,
                         )),
                         Err(reason) => diagnostic.with_suggestion(format!(
-                            "Call `client.interactions.create(model=..., input=...)` with the config's entries as \
-                             plain values; not rewritten automatically: {reason}"
+                            "Call `{create}` with the config's entries as plain values; not rewritten \
+                             automatically: {reason}"
                         )),
                     });
                 }
@@ -60,12 +62,15 @@ impl Rule for CreateContentCall {
                         "`{}` calls the predecessor create-content endpoint through the legacy client",
                         call.callee_text
                     );
+                    let client = match dialect {
+                        Dialect::Python => "`client = genai.Client()`",
+                        Dialect::JavaScript => "`const ai = new GoogleGenAI({})`",
+                    };
                     cx.report(
                         Diagnostic::new(&META, Severity::Error, message, call.callee.clone())
-                            .with_suggestion(
-                                "Create a client of the current package (`client = genai.Client()`) and call \
-                             `client.interactions.create(model=..., input=...)`",
-                            ),
+                            .with_suggestion(format!(
+                                "Create a client of the current package ({client}) and call `{create}`"
+                            )),
                     );
                 }
                 _ => {}

@@ -15,7 +15,7 @@ static META: RuleMeta = RuleMeta {
     code: "MIG002",
     name: "response-text",
     summary: "The answer read the predecessor way: `response.text`, `response.candidates[0].content.parts`",
-    surfaces: "Python, notebooks",
+    surfaces: "Python, notebooks, JavaScript, TypeScript",
     fix: FixAvailability::Sometimes,
     fix_safety: "safe",
     doc: include_str!("../../rules/docs/MIG002.md"),

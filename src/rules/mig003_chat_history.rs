@@ -6,20 +6,27 @@ use crate::lang::Document;
 use crate::registry::{FixAvailability, Rule, RuleContext, RuleMeta};
 use crate::settings::Settings;
 
+use super::request::Dialect;
+
 pub struct ChatHistory;
 
 static META: RuleMeta = RuleMeta {
     code: "MIG003",
     name: "chat-history",
     summary: "Chat helpers and client-kept history instead of `previous_interaction_id`",
-    surfaces: "Python, notebooks",
+    surfaces: "Python, notebooks, JavaScript, TypeScript",
     fix: FixAvailability::None,
     fix_safety: "none",
     doc: include_str!("../../rules/docs/MIG003.md"),
 };
 
-const SUGGESTION: &str = "The service keeps the context: send each turn with `interactions.create(model=..., \
-                          input=..., previous_interaction_id=previous.id)` instead of a chat helper or a history";
+/// The advice for every finding of the rule, in the document's language.
+fn suggestion(dialect: Dialect) -> String {
+    format!(
+        "The service keeps the context: send each turn with `{}` instead of a chat helper or a history",
+        dialect.create_call(&[("previous_interaction_id", "previous.id")])
+    )
+}
 
 impl Rule for ChatHistory {
     fn meta(&self) -> &'static RuleMeta {
@@ -39,6 +46,7 @@ impl Rule for ChatHistory {
     }
 
     fn check(&self, doc: &Document, cx: &mut RuleContext) {
+        let suggestion = suggestion(Dialect::of(doc));
         for call in &doc.facts().calls {
             let helper = match call.kind {
                 CallKind::ChatCreate | CallKind::StartChat => Some("creates a chat helper"),
@@ -52,7 +60,7 @@ impl Rule for ChatHistory {
                 );
                 cx.report(
                     Diagnostic::new(&META, Severity::Error, message, call.callee.clone())
-                        .with_suggestion(SUGGESTION),
+                        .with_suggestion(suggestion.clone()),
                 );
                 if let Some(history) = call.arg("history") {
                     cx.report(
@@ -62,7 +70,7 @@ impl Rule for ChatHistory {
                             "A client-kept history is sent with the chat",
                             history.key_range.clone(),
                         )
-                        .with_suggestion(SUGGESTION),
+                        .with_suggestion(suggestion.clone()),
                     );
                 }
                 continue;
@@ -82,7 +90,7 @@ impl Rule for ChatHistory {
                         "A multi-turn history is sent as `contents`",
                         contents.range.clone(),
                     )
-                    .with_suggestion(SUGGESTION),
+                    .with_suggestion(suggestion.clone()),
                 );
             }
         }

@@ -15,7 +15,7 @@ static META: RuleMeta = RuleMeta {
     code: "MIG004",
     name: "response-format-placement",
     summary: "Structured output requested inside a config instead of a top-level `response_format`",
-    surfaces: "Python, notebooks",
+    surfaces: "Python, notebooks, JavaScript, TypeScript",
     fix: FixAvailability::Sometimes,
     fix_safety: "safe",
     doc: include_str!("../../rules/docs/MIG004.md"),

@@ -6,21 +6,21 @@ use crate::lang::Document;
 use crate::registry::{FixAvailability, Rule, RuleContext, RuleMeta};
 use crate::settings::Settings;
 
-use super::request::rewrite_to_interactions;
+use super::request::{Dialect, rewrite_to_interactions};
 
 pub struct StreamingCall;
 
 static META: RuleMeta = RuleMeta {
     code: "MIG005",
     name: "streaming-call",
-    summary: "The predecessor streaming call (`generate_content_stream`, `stream=True`) and its chunks",
-    surfaces: "Python, notebooks",
+    summary: "The predecessor streaming call (`generate_content_stream`, `generateContentStream`, `stream=True`) and its chunks",
+    surfaces: "Python, notebooks, JavaScript, TypeScript",
     fix: FixAvailability::Sometimes,
     fix_safety: "unsafe",
     doc: include_str!("../../rules/docs/MIG005.md"),
 };
 
-const STEP_EVENTS: &str = "Iterate the events of `interactions.create(..., stream=True)` and read the text of \
+const STEP_EVENTS: &str = "Iterate the events of a streaming `interactions.create` call and read the text of \
                            its `step.delta` events";
 
 impl Rule for StreamingCall {
@@ -34,22 +34,28 @@ impl Rule for StreamingCall {
 
     fn check(&self, doc: &Document, cx: &mut RuleContext) {
         let facts = doc.facts();
+        let dialect = Dialect::of(doc);
+        let create = dialect.create_call(&[("stream", dialect.true_value())]);
         for call in &facts.calls {
             match call.kind {
                 CallKind::CreateStream => {
                     let message = format!(
-                        "`{}` calls the predecessor streaming endpoint; use `interactions.create(..., stream=True)`",
-                        call.callee_text
+                        "`{}` calls the predecessor streaming endpoint; use `interactions.create` with `{}`",
+                        call.callee_text,
+                        dialect.argument("stream", dialect.true_value())
                     );
                     let diagnostic = Diagnostic::new(&META, Severity::Error, message, call.callee.clone());
                     cx.report(match rewrite_to_interactions(call, doc, cx.settings, true) {
                         Ok(edits) => diagnostic.with_fix(Fix::new(
                             Applicability::Unsafe,
-                            "Rewrite as `client.interactions.create(..., stream=True)`",
+                            format!(
+                                "Rewrite as `interactions.create(...)` with `{}`",
+                                dialect.argument("stream", dialect.true_value())
+                            ),
                             edits,
                         )),
                         Err(reason) => diagnostic.with_suggestion(format!(
-                            "Call `client.interactions.create(..., stream=True)`; not rewritten automatically: {reason}"
+                            "Call `{create}`; not rewritten automatically: {reason}"
                         )),
                     });
                 }
@@ -60,10 +66,9 @@ impl Rule for StreamingCall {
                     );
                     cx.report(
                         Diagnostic::new(&META, Severity::Error, message, call.callee.clone())
-                            .with_suggestion(
-                                "Create a client of the current package and call \
-                             `client.interactions.create(model=..., input=..., stream=True)`",
-                            ),
+                            .with_suggestion(format!(
+                                "Create a client of the current package and call `{create}`"
+                            )),
                     );
                 }
                 _ => {}

@@ -12,7 +12,7 @@ static META: RuleMeta = RuleMeta {
     code: "MIG006",
     name: "function-call-parts",
     summary: "Function calls read from candidate parts or `response.function_calls`",
-    surfaces: "Python, notebooks",
+    surfaces: "Python, notebooks, JavaScript, TypeScript",
     fix: FixAvailability::None,
     fix_safety: "none",
     doc: include_str!("../../rules/docs/MIG006.md"),

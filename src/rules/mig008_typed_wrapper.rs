@@ -1,5 +1,7 @@
 //! MIG008 typed-wrapper: typed wrapper objects where the interactions endpoint takes plain ones.
 
+use crate::api::{Wrapper, WrapperKind};
+use crate::clients::Packages;
 use crate::diagnostic::{Applicability, Diagnostic, Edit, Fix, Severity};
 use crate::lang::Document;
 use crate::registry::{FixAvailability, Rule, RuleContext, RuleMeta};
@@ -12,8 +14,8 @@ pub struct TypedWrapper;
 static META: RuleMeta = RuleMeta {
     code: "MIG008",
     name: "typed-wrapper",
-    summary: "Typed wrapper objects (`types.GenerateContentConfig(...)`, `types.Part(...)`) instead of plain ones",
-    surfaces: "Python, notebooks",
+    summary: "Typed wrapper objects (`types.GenerateContentConfig(...)`, `types.Part(...)`, `createPartFromText(...)`, `Type.STRING`) instead of plain ones",
+    surfaces: "Python, notebooks, JavaScript, TypeScript",
     fix: FixAvailability::Sometimes,
     fix_safety: "unsafe",
     doc: include_str!("../../rules/docs/MIG008.md"),
@@ -28,38 +30,60 @@ impl Rule for TypedWrapper {
     }
 
     fn triggers(&self, _settings: &Settings) -> Vec<String> {
-        vec!["genai".into()]
+        vec!["genai".into(), "generative-ai".into()]
     }
 
     fn check(&self, doc: &Document, cx: &mut RuleContext) {
         let dialect = Dialect::of(doc);
         let facts = doc.facts();
-        let known = &cx.settings.clients.python.typed_wrappers;
+        let clients = &cx.settings.clients;
+        let known = match dialect {
+            Dialect::Python => &clients.python.typed_wrappers,
+            Dialect::JavaScript => &clients.javascript.typed_wrappers,
+        };
         for wrapper in &facts.wrappers {
             let class = wrapper.name.split('.').next().unwrap_or_default();
             if !known.iter().any(|k| k == class) {
                 continue;
             }
+            if let Some(module) = &wrapper.module
+                && !is_client_module(&clients.javascript, module)
+            {
+                continue;
+            }
             let callee = doc.text.get(wrapper.callee.clone()).unwrap_or_default();
-            let message = format!(
-                "`{callee}(...)` builds a typed wrapper; the interactions endpoint takes plain objects"
-            );
+            let message = match wrapper.kind {
+                WrapperKind::Enum => format!(
+                    "`{callee}` is a typed enum of the client; the interactions endpoint takes plain values"
+                ),
+                _ => format!(
+                    "`{callee}(...)` builds a typed wrapper; the interactions endpoint takes plain objects"
+                ),
+            };
             let diagnostic = Diagnostic::new(&META, Severity::Error, message, wrapper.callee.clone());
-            let plain = !wrapper.name.contains('.') || FIELD_FACTORIES.contains(&wrapper.name.as_str());
-            let fix = wrapper.map.as_ref().filter(|_| plain).map(|map| {
-                let mut edits = vec![Edit::replace(wrapper.callee.start..wrapper.open.end, "{")];
-                for entry in &map.entries {
-                    edits.push(Edit::replace(
-                        entry.key_range.start..entry.value.range.start,
-                        format!("{}: ", dialect.string(&entry.key)),
-                    ));
-                }
-                edits.push(Edit::replace(wrapper.close.clone(), "}"));
-                Fix::new(Applicability::Unsafe, "Replace with a plain dict", edits)
-            });
-            cx.report(match fix {
-                Some(fix) => diagnostic.with_fix(fix),
-                None => diagnostic.with_suggestion(
+            let fix = match dialect {
+                Dialect::Python => python_fix(wrapper, dialect),
+                Dialect::JavaScript => wrapper.literal.as_ref().map(|literal| {
+                    Fix::new(
+                        Applicability::Unsafe,
+                        "Replace with the object literal",
+                        vec![
+                            Edit::replace(wrapper.range.start..literal.start, ""),
+                            Edit::replace(literal.end..wrapper.range.end, ""),
+                        ],
+                    )
+                }),
+            };
+            cx.report(match (fix, wrapper.kind) {
+                (Some(fix), _) => diagnostic.with_fix(fix),
+                (None, WrapperKind::Enum) => diagnostic.with_suggestion(
+                    "Write the plain value (a string) the request field takes instead of the enum member",
+                ),
+                (None, WrapperKind::Factory) if dialect == Dialect::JavaScript => diagnostic.with_suggestion(
+                    "Write the object the helper builds as a plain object literal (not rewritten automatically: \
+                     the helper's output shape depends on its arguments)",
+                ),
+                (None, _) => diagnostic.with_suggestion(
                     "Write the object as a plain dict with the same fields (not rewritten automatically: the \
                      arguments are not all keywords, or the factory builds a nested shape)",
                 ),
@@ -85,4 +109,38 @@ impl Rule for TypedWrapper {
             );
         }
     }
+}
+
+/// A keyword-only constructor (or a field factory) as a plain dict.
+fn python_fix(wrapper: &Wrapper, dialect: Dialect) -> Option<Fix> {
+    let plain = !wrapper.name.contains('.') || FIELD_FACTORIES.contains(&wrapper.name.as_str());
+    let map = wrapper.map.as_ref().filter(|_| plain)?;
+    let mut edits = vec![Edit::replace(wrapper.callee.start..wrapper.open.end, "{")];
+    for entry in &map.entries {
+        edits.push(Edit::replace(
+            entry.key_range.start..entry.value.range.start,
+            format!("{}: ", dialect.string(&entry.key)),
+        ));
+    }
+    edits.push(Edit::replace(wrapper.close.clone(), "}"));
+    Some(Fix::new(
+        Applicability::Unsafe,
+        "Replace with a plain dict",
+        edits,
+    ))
+}
+
+/// A JavaScript package path of a client package (`@google/generative-ai/server` included).
+fn is_client_module(packages: &Packages, module: &str) -> bool {
+    packages
+        .current
+        .iter()
+        .chain(&packages.legacy)
+        .chain(&packages.legacy_modules)
+        .any(|p| {
+            module == p
+                || module
+                    .strip_prefix(p.as_str())
+                    .is_some_and(|rest| rest.starts_with('/'))
+        })
 }

@@ -5,7 +5,7 @@ use crate::api::{Call, CallKind, Entry, Facts, MapValue, ValueKind};
 use crate::diagnostic::{Applicability, Diagnostic, Edit, Fix, Severity};
 use crate::lang::Document;
 use crate::registry::{FixAvailability, Rule, RuleContext, RuleMeta};
-use crate::request_fields::snake_case;
+use crate::request_fields::{camel_case, snake_case};
 use crate::settings::Settings;
 
 use super::request::{Dialect, config_map, is_newest, removal_edits, thinking_budget};
@@ -16,7 +16,7 @@ static META: RuleMeta = RuleMeta {
     code: "MIG010",
     name: "newest-generation-fields",
     summary: "`temperature`, `top_p`, `top_k` or `thinking_budget` sent to a model of the newest generation",
-    surfaces: "Python, notebooks",
+    surfaces: "Python, notebooks, JavaScript, TypeScript",
     fix: FixAvailability::Sometimes,
     fix_safety: "safe or unsafe",
     doc: include_str!("../../rules/docs/MIG010.md"),
@@ -194,10 +194,18 @@ fn thinking(
                 dialect.entry("thinking_level", &level_value, entry.keyword),
             )
         }
-        _ => Edit::replace(
-            budget.range.clone(),
-            dialect.entry("thinking_level", &level_value, budget.keyword),
-        ),
+        // A predecessor config keeps its own spelling (`thinkingBudget` → `thinkingLevel`).
+        _ => {
+            let key = if budget.key.contains(|c: char| c.is_ascii_uppercase()) {
+                camel_case("thinking_level")
+            } else {
+                "thinking_level".to_string()
+            };
+            Edit::replace(
+                budget.range.clone(),
+                dialect.entry(&key, &level_value, budget.keyword),
+            )
+        }
     };
     cx.report(diagnostic.with_fix(Fix::new(
         Applicability::Unsafe,

@@ -17,7 +17,7 @@ static META: RuleMeta = RuleMeta {
     code: "MIG011",
     name: "client-package",
     summary: "A dependency on the legacy client package or on the current one below 2.0.0; legacy imports",
-    surfaces: "requirements*.txt, pyproject.toml, setup.cfg, setup.py, notebooks, Python",
+    surfaces: "requirements*.txt, pyproject.toml, setup.cfg, setup.py, package.json, notebooks, Python, JavaScript, TypeScript",
     fix: FixAvailability::Sometimes,
     fix_safety: "unsafe",
     doc: include_str!("../../rules/docs/MIG011.md"),
@@ -29,12 +29,16 @@ impl Rule for ClientPackage {
     }
 
     fn triggers(&self, settings: &Settings) -> Vec<String> {
-        let p = &settings.clients.python;
-        let mut words: Vec<String> = p
-            .current
+        let (p, js) = (&settings.clients.python, &settings.clients.javascript);
+        let mut words: Vec<String> = [p, js]
             .iter()
-            .chain(&p.legacy)
-            .chain(&p.legacy_modules)
+            .flat_map(|packages| {
+                packages
+                    .current
+                    .iter()
+                    .chain(&packages.legacy)
+                    .chain(&packages.legacy_modules)
+            })
             .cloned()
             .collect();
         // `google_genai`, `google.genai` spell the same package.
@@ -44,8 +48,12 @@ impl Rule for ClientPackage {
 
     fn check(&self, doc: &Document, cx: &mut RuleContext) {
         let settings = cx.settings;
-        if doc.surface == Surface::Python {
-            legacy_imports(doc, cx);
+        match doc.surface {
+            Surface::Python | Surface::JavaScript | Surface::TypeScript | Surface::Tsx => {
+                legacy_imports(doc, cx)
+            }
+            Surface::Json if cx.file_name == "package.json" => return package_json(doc, cx),
+            _ => {}
         }
         let name = cx.file_name.to_ascii_lowercase();
         let dependency_file = (name.starts_with("requirements") || name.starts_with("constraints"))
@@ -152,21 +160,86 @@ impl Rule for ClientPackage {
     }
 }
 
-/// `import google.generativeai as genai`, `from google import generativeai`.
+/// `import google.generativeai as genai`, `from google import generativeai`; in JavaScript
+/// `import ... from "@google/generative-ai"`, `require(...)`, `import(...)`.
 fn legacy_imports(doc: &Document, cx: &mut RuleContext) {
-    let legacy = &cx.settings.clients.python.legacy_modules;
+    let python = doc.surface == Surface::Python;
+    let (legacy, separator, advice) = if python {
+        (
+            &cx.settings.clients.python.legacy_modules,
+            '.',
+            "Import the current package (`from google import genai`) and create a client with `genai.Client()`",
+        )
+    } else {
+        (
+            &cx.settings.clients.javascript.legacy_modules,
+            '/',
+            "Import `GoogleGenAI` from the current package and create a client with `new GoogleGenAI({})`",
+        )
+    };
     for import in &doc.facts().imports {
         let module = &import.module;
-        if !legacy
-            .iter()
-            .any(|l| module == l || module.starts_with(&format!("{l}.")))
-        {
+        if !legacy.iter().any(|l| {
+            module == l
+                || module
+                    .strip_prefix(l.as_str())
+                    .is_some_and(|rest| rest.starts_with(separator))
+        }) {
             continue;
         }
         let message = format!("`{module}` is the legacy client package");
         cx.report(
-            Diagnostic::new(&META, Severity::Error, message, import.module_range.clone()).with_suggestion(
-                "Import the current package (`from google import genai`) and create a client with `genai.Client()`",
+            Diagnostic::new(&META, Severity::Error, message, import.module_range.clone())
+                .with_suggestion(advice),
+        );
+    }
+}
+
+/// A `package.json`'s dependencies on the legacy package, or on the current one below the
+/// minimum version (npm ranges: `||` alternatives of space-separated comparators).
+fn package_json(doc: &Document, cx: &mut RuleContext) {
+    let settings = cx.settings;
+    let packages = &settings.clients.javascript;
+    let minimum_text = &settings.clients.minimum_version;
+    let minimum = version_numbers(minimum_text);
+    let current = packages.current.first().cloned().unwrap_or_default();
+    for dependency in crate::lang::json::package_dependencies(doc) {
+        if packages.legacy.contains(&dependency.name) {
+            let message = format!(
+                "`{}` is the legacy client package; interactions need `{current}`",
+                dependency.name
+            );
+            cx.report(
+                Diagnostic::new(&META, Severity::Error, message, dependency.name_range).with_suggestion(format!(
+                    "Depend on `\"{current}\": \"^{minimum_text}\"` instead and change the imports to the current package"
+                )),
+            );
+            continue;
+        }
+        if !packages.current.contains(&dependency.name) {
+            continue;
+        }
+        let below = dependency.version.split("||").any(|alternative| {
+            admits_below(
+                &alternative.split_whitespace().collect::<Vec<_>>().join(","),
+                &minimum,
+            )
+        });
+        if !below {
+            continue;
+        }
+        let wanted = format!("^{minimum_text}");
+        let message = format!(
+            "`\"{}\": \"{}\"` allows versions below {minimum_text}; interactions need {minimum_text} or later",
+            dependency.name, dependency.version
+        );
+        cx.report(
+            Diagnostic::new(&META, Severity::Error, message, dependency.version_range.clone()).with_fix(
+                Fix::new(
+                    Applicability::Unsafe,
+                    format!("Require `{wanted}`"),
+                    vec![Edit::replace(dependency.version_range, wanted.clone())],
+                ),
             ),
         );
     }

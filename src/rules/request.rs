@@ -6,39 +6,67 @@ use std::ops::Range;
 
 use crate::api::{Call, CallKind, Entry, Facts, MapValue, ModelRef, ValueKind};
 use crate::diagnostic::Edit;
-use crate::lang::Document;
+use crate::lang::{Document, Surface};
 use crate::request_fields::{Place, snake_case};
 use crate::settings::Settings;
 
 /// How a language writes the pieces of a request.
-#[derive(Clone, Copy, Debug)]
-pub struct Dialect;
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Dialect {
+    /// Keyword arguments and dicts.
+    Python,
+    /// One request object with properties; JavaScript and TypeScript.
+    JavaScript,
+}
 
 impl Dialect {
-    pub fn of(_doc: &Document) -> Self {
-        Dialect
+    pub fn of(doc: &Document) -> Self {
+        match doc.surface {
+            Surface::JavaScript | Surface::TypeScript | Surface::Tsx => Dialect::JavaScript,
+            _ => Dialect::Python,
+        }
     }
 
-    /// A named argument: `name=value`.
+    /// A named argument: `name=value`, or a property of the request object.
     pub fn argument(self, name: &str, value: &str) -> String {
-        format!("{name}={value}")
+        match self {
+            Dialect::Python => format!("{name}={value}"),
+            // `{ tools }` rather than `{ tools: tools }`.
+            Dialect::JavaScript if name == value => name.to_string(),
+            Dialect::JavaScript => format!("{}: {value}", self.key(name)),
+        }
     }
 
     /// An entry in a map, written like `like` (a keyword or a dict key).
     pub fn entry(self, key: &str, value: &str, keyword: bool) -> String {
-        if keyword {
-            format!("{key}={value}")
-        } else {
-            format!("{}: {value}", self.string(key))
+        match self {
+            Dialect::Python if keyword => format!("{key}={value}"),
+            _ => format!("{}: {value}", self.key(key)),
         }
     }
 
     pub fn map(self, entries: &[(String, String)]) -> String {
         let inner: Vec<String> = entries
             .iter()
-            .map(|(k, v)| format!("{}: {v}", self.string(k)))
+            .map(|(k, v)| format!("{}: {v}", self.key(k)))
             .collect();
-        format!("{{{}}}", inner.join(", "))
+        match self {
+            Dialect::Python => format!("{{{}}}", inner.join(", ")),
+            Dialect::JavaScript => format!("{{ {} }}", inner.join(", ")),
+        }
+    }
+
+    /// A map key: a string in Python, a bare name in JavaScript when it is one.
+    fn key(self, key: &str) -> String {
+        let bare = !key.is_empty()
+            && !key.starts_with(|c: char| c.is_ascii_digit())
+            && key
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '$');
+        match self {
+            Dialect::JavaScript if bare => key.to_string(),
+            _ => self.string(key),
+        }
     }
 
     pub fn string(self, value: &str) -> String {
@@ -46,24 +74,42 @@ impl Dialect {
     }
 
     pub fn true_value(self) -> &'static str {
-        "True"
+        match self {
+            Dialect::Python => "True",
+            Dialect::JavaScript => "true",
+        }
     }
 
-    /// How an interactions result's answer text is read.
+    /// How an interactions result's answer text is read (JavaScript has no negative index).
     pub fn answer_text(self, receiver: &str) -> String {
-        format!("{receiver}.steps[-1].content[0].text")
+        match self {
+            Dialect::Python => format!("{receiver}.steps[-1].content[0].text"),
+            Dialect::JavaScript => format!("{receiver}.steps.at(-1).content[0].text"),
+        }
+    }
+
+    /// An interactions call, for messages: `client.interactions.create(model=..., input=...)`
+    /// with the named arguments `extra` (name, value) after the two.
+    pub fn create_call(self, extra: &[(&str, &str)]) -> String {
+        let mut args = vec![self.argument("model", "..."), self.argument("input", "...")];
+        args.extend(extra.iter().map(|(name, value)| self.argument(name, value)));
+        match self {
+            Dialect::Python => format!("client.interactions.create({})", args.join(", ")),
+            Dialect::JavaScript => format!("ai.interactions.create({{ {} }})", args.join(", ")),
+        }
     }
 }
 
-/// The name of the argument holding a request's generation settings.
-pub fn config_argument(kind: CallKind) -> Option<&'static str> {
+/// The names of the argument holding a request's generation settings (the legacy JavaScript
+/// client spells it `generationConfig`).
+pub fn config_arguments(kind: CallKind) -> &'static [&'static str] {
     match kind {
-        CallKind::Create | CallKind::CreateStream | CallKind::ChatCreate => Some("config"),
+        CallKind::Create | CallKind::CreateStream | CallKind::ChatCreate => &["config"],
         CallKind::Interactions
         | CallKind::LegacyCreate { .. }
         | CallKind::LegacyModel
-        | CallKind::StartChat => Some("generation_config"),
-        CallKind::SendMessage => None,
+        | CallKind::StartChat => &["generation_config", "generationConfig"],
+        CallKind::SendMessage => &[],
     }
 }
 
@@ -75,7 +121,9 @@ pub fn is_newest(call: &Call, settings: &Settings) -> bool {
 /// A request's config map and whether it may be edited in place (a literal in the call, or a
 /// literal bound once in the same scope and used only here).
 pub fn config_map(call: &Call) -> Option<(&Entry, &MapValue, bool)> {
-    let entry = call.arg(config_argument(call.kind)?)?;
+    let entry = config_arguments(call.kind)
+        .iter()
+        .find_map(|name| call.arg(name))?;
     match &entry.value.kind {
         ValueKind::Map(map) => Some((entry, map, true)),
         ValueKind::Name(name) => {
@@ -140,14 +188,26 @@ pub fn rewrite_to_interactions(
         });
     };
     if call.spread {
-        return Err("the arguments are spread from a variable".into());
+        return Err(match dialect {
+            Dialect::Python => "the arguments are spread from a variable".into(),
+            Dialect::JavaScript => "the request object has a spread, a method or a computed key".into(),
+        });
     }
     if !call.positional.is_empty() {
-        return Err("the call has positional arguments".into());
+        return Err(match dialect {
+            Dialect::Python => "the call has positional arguments".into(),
+            Dialect::JavaScript => "the request is not an object literal written in the call".into(),
+        });
     }
     let mut edits = vec![Edit::replace(method, "interactions.create")];
     if let Some(contents) = call.arg("contents") {
-        edits.push(Edit::replace(contents.key_range.clone(), "input"));
+        // `{ contents }` names a variable too: keep it as the value.
+        let edit = if contents.key_range == contents.value.range {
+            Edit::replace(contents.range.clone(), dialect.argument("input", &contents.key))
+        } else {
+            Edit::replace(contents.key_range.clone(), "input")
+        };
+        edits.push(edit);
     }
     if let Some(config) = call.arg("config") {
         let (map, inline_statement) = match &config.value.kind {

@@ -7,10 +7,12 @@ use std::ops::Range;
 use tree_sitter::Node;
 
 use super::scope::{BindingKind, Resolution, Scopes, children, text_of};
+use crate::api::line_indent;
 use crate::api::{
     Call, CallKind, Entry, Facts, Import, MapValue, ModelRef, NameValue, Origin, Read, ReadKind, TypesImport,
-    Value, ValueKind, Wrapper,
+    Value, ValueKind, Wrapper, WrapperKind,
 };
+use crate::lang::treesitter::{elements, removal};
 
 /// What a name or expression holds.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -588,13 +590,21 @@ impl<'t> Analyzer<'_, 't> {
             .filter(|_| !self.used_as_object(node, scope));
         let open = arguments.start_byte()..arguments.start_byte() + 1;
         let close = arguments.end_byte().saturating_sub(1)..arguments.end_byte();
+        let kind = if name.contains('.') {
+            WrapperKind::Factory
+        } else {
+            WrapperKind::Class
+        };
         Some(Wrapper {
             name,
+            kind,
+            module: None,
             callee: function.byte_range(),
             range: node.byte_range(),
             map,
             open,
             close,
+            literal: None,
         })
     }
 
@@ -891,26 +901,6 @@ fn wrapper_of_path(path: &str) -> Option<String> {
     Some(rest.join("."))
 }
 
-/// The named children of a container that are elements (not comments).
-fn elements(node: Node) -> Vec<Node> {
-    children(node).filter(|c| c.kind() != "comment").collect()
-}
-
-/// Where element `index` of a list of elements can be deleted with its separator.
-fn removal(elements: &[Node], index: usize, container: Node) -> Range<usize> {
-    let element = elements[index];
-    if let Some(next) = elements.get(index + 1) {
-        return element.start_byte()..next.start_byte();
-    }
-    if index > 0 {
-        return elements[index - 1].end_byte()..element.end_byte();
-    }
-    // The only element: everything between the brackets.
-    let open = container.start_byte() + 1;
-    let close = container.end_byte().saturating_sub(1).max(open);
-    open..close
-}
-
 /// A deletion at the start of the file takes the blank lines after it too, so the file does
 /// not begin with a blank line.
 fn without_blank_start(text: &str, range: Range<usize>) -> Range<usize> {
@@ -920,15 +910,6 @@ fn without_blank_start(text: &str, range: Range<usize>) -> Range<usize> {
     let rest = &text[range.end..];
     let blank = rest.len() - rest.trim_start_matches(['\n', '\r']).len();
     range.start..range.end + blank
-}
-
-/// The indentation of the line holding `offset`.
-fn line_indent(text: &str, offset: usize) -> String {
-    let line_start = text[..offset].rfind('\n').map_or(0, |i| i + 1);
-    text[line_start..offset]
-        .chars()
-        .take_while(|c| *c == ' ' || *c == '\t')
-        .collect()
 }
 
 /// The value of a plain string literal (no f-string, no bytes); escapes decoded simply.

@@ -1,5 +1,8 @@
 //! JavaScript and TypeScript (`.js .mjs .cjs .jsx .ts .mts .cts .tsx`) with tree-sitter.
 
+pub mod facts;
+mod scope;
+
 use super::treesitter::{self, Grammar};
 use super::{Document, Surface};
 
