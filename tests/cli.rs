@@ -524,25 +524,62 @@ def summarize(text):
     )
     return response.steps[-1].content[0].text
 "#;
-    let dir = tree(&[("safe.py", BEFORE), ("all.py", BEFORE)]);
-    let o = interlint(dir.path(), &["--fix", "safe.py"]);
+    assert_migration("py", BEFORE, SAFE, ALL);
+}
+
+/// The JavaScript migration of the issue, written as the issue writes it (`model-...` ids, no
+/// imports): `.at(-1)` since JavaScript has no negative index, snake_case request fields.
+#[test]
+fn javascript_migration_example_end_to_end() {
+    const BEFORE: &str = r#"const response = await ai.models.generateContent({
+  model: "model-2.5-flash",
+  contents: prompt,
+  config: {
+    temperature: 0.2,
+    topK: 40,
+    thinkingConfig: { thinkingBudget: 0 },
+  },
+});
+console.log(response.text);
+"#;
+    const SAFE: &str = r#"const response = await ai.models.generateContent({
+  model: "model-3.5-flash",
+  contents: prompt,
+  config: {
+    thinkingConfig: { thinkingBudget: 0 },
+  },
+});
+console.log(response.text);
+"#;
+    const ALL: &str = r#"const response = await ai.interactions.create({
+  model: "model-3.5-flash",
+  input: prompt,
+  generation_config: { thinking_level: "minimal" },
+});
+console.log(response.steps.at(-1).content[0].text);
+"#;
+    for ext in ["ts", "js", "tsx", "mjs"] {
+        assert_migration(ext, BEFORE, SAFE, ALL);
+    }
+}
+
+/// `--fix` turns `before` into `safe` (findings remain), `--fix --unsafe-fixes` into `all`
+/// (none remain), and both results are fixed points.
+fn assert_migration(ext: &str, before: &str, safe: &str, all: &str) {
+    let (safe_name, all_name) = (format!("safe.{ext}"), format!("all.{ext}"));
+    let dir = tree(&[(&safe_name, before), (&all_name, before)]);
+    let read = |name: &str| fs::read_to_string(dir.path().join(name)).expect("read");
+    let o = interlint(dir.path(), &["--fix", &safe_name]);
     assert_eq!(o.status.code(), Some(1), "unsafe findings remain: {}", stdout(&o));
-    assert_eq!(
-        fs::read_to_string(dir.path().join("safe.py")).expect("read"),
-        SAFE
-    );
-    let o = interlint(dir.path(), &["--fix", "--unsafe-fixes", "all.py"]);
+    assert_eq!(read(&safe_name), safe, "{ext}");
+    let o = interlint(dir.path(), &["--fix", "--unsafe-fixes", &all_name]);
     assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
-    assert_eq!(fs::read_to_string(dir.path().join("all.py")).expect("read"), ALL);
-    // Both results are fixed points.
-    let o = interlint(dir.path(), &["--fix", "--unsafe-fixes", "all.py"]);
-    assert_eq!(fs::read_to_string(dir.path().join("all.py")).expect("read"), ALL);
+    assert_eq!(read(&all_name), all, "{ext}");
+    let o = interlint(dir.path(), &["--fix", "--unsafe-fixes", &all_name]);
+    assert_eq!(read(&all_name), all);
     assert_eq!(o.status.code(), Some(0));
-    let o = interlint(dir.path(), &["--fix", "safe.py"]);
-    assert_eq!(
-        fs::read_to_string(dir.path().join("safe.py")).expect("read"),
-        SAFE
-    );
+    let o = interlint(dir.path(), &["--fix", &safe_name]);
+    assert_eq!(read(&safe_name), safe);
     assert_eq!(o.status.code(), Some(1));
 }
 
