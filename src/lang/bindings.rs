@@ -116,8 +116,9 @@ impl<K: BindingKind> Bindings<K> {
 
     /// The binding of `name` that a use at `pos` in `scope` sees, through simple bindings only.
     ///
-    /// In the use's own function or block, the latest binding before the use; in an enclosing
-    /// scope, only a name bound once (which binding a later call sees depends on when it runs).
+    /// In the use's own function (or a block of it), the latest binding before the use; in an
+    /// enclosing function, only a name bound once (which binding a later call sees depends on
+    /// when it runs).
     pub fn resolve(&self, name: &str, scope: usize, pos: usize) -> Resolution<K> {
         let Some(s) = self.declaring_scope(name, scope) else {
             return Resolution::Unbound;
@@ -126,7 +127,7 @@ impl<K: BindingKind> Bindings<K> {
         if list.iter().any(|b| b.kind.is_opaque()) {
             return Resolution::Opaque;
         }
-        let chosen = if s == scope {
+        let chosen = if self.runs_in_place(scope, s) {
             list.iter().rev().find(|b| b.start < pos).or(list.first())
         } else if list.len() == 1 {
             list.first()
@@ -137,6 +138,20 @@ impl<K: BindingKind> Bindings<K> {
             Some(b) => Resolution::Bound(*b, list.len()),
             None => Resolution::Opaque,
         }
+    }
+
+    /// Whether code in `inner` runs where it is written within `outer`: `inner` is `outer` or
+    /// blocks nested in it (a loop body, an `if` branch), not a function that may run later.
+    fn runs_in_place(&self, inner: usize, outer: usize) -> bool {
+        let mut current = inner;
+        while current != outer {
+            let info = &self.scopes[current];
+            match info.parent {
+                Some(parent) if info.kind == ScopeKind::Block => current = parent,
+                _ => return false,
+            }
+        }
+        true
     }
 
     /// All bindings of `name` in the scope a use in `scope` resolves to.
@@ -198,6 +213,10 @@ mod tests {
         assert!(matches!(t.resolve("b", function, 30), Resolution::Opaque));
         assert!(matches!(t.resolve("p", function, 30), Resolution::Opaque));
         assert!(matches!(t.resolve("zz", function, 30), Resolution::Unbound));
+        // A block runs in place: the latest binding before the use, as in its function.
+        let block = t.push_scope(function, ScopeKind::Block);
+        assert_eq!(bound(t.resolve("a", block, 25)), Some(Kind::Value(3)));
+        assert_eq!(bound(t.resolve("a", block, 15)), Some(Kind::Value(2)));
         // A class body's names are not visible in its methods.
         assert!(matches!(t.resolve("c", method, 30), Resolution::Unbound));
         assert_eq!(bound(t.resolve("c", class, 30)), Some(Kind::Value(6)));

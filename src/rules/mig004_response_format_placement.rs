@@ -50,7 +50,10 @@ impl Rule for ResponseFormatPlacement {
             };
             for entry in &map.entries {
                 let key = snake_case(&entry.key);
-                if CONFIG_KEYS.contains(&key.as_str()) {
+                // `text/plain` is the default answer, not structured output.
+                let plain_text =
+                    matches!(&entry.value.kind, crate::api::ValueKind::Str(v) if v == "text/plain");
+                if CONFIG_KEYS.contains(&key.as_str()) && !plain_text {
                     let message = format!(
                         "`{}` requests structured output inside the config; the interactions endpoint takes a \
                          top-level `response_format`",

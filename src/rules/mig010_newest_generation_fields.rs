@@ -161,8 +161,10 @@ fn thinking(
         );
         return;
     }
-    let message =
-        format!("`thinking_budget` is replaced by `thinking_level` for `{model}` (newest generation)");
+    let message = format!(
+        "`{}` is replaced by `thinking_level` for `{model}` (newest generation)",
+        budget.key
+    );
     let diagnostic = Diagnostic::new(&META, Severity::Error, message, budget.key_range.clone());
     let Some(n) = thinking_budget(budget).filter(|_| editable) else {
         cx.report(diagnostic.with_suggestion(format!(
