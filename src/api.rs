@@ -214,6 +214,25 @@ pub enum ReadKind {
     Grounding,
 }
 
+impl ReadKind {
+    /// What a read `R.candidates<chain>` is, from its chain of steps after `candidates` (`[0]`,
+    /// `.content`, `.parts`, ...) in either spelling; `None` when it does not reach the content.
+    pub fn of_candidates_chain(chain: &str) -> Option<ReadKind> {
+        if chain.contains(".grounding_metadata") || chain.contains(".groundingMetadata") {
+            return Some(ReadKind::Grounding);
+        }
+        if !chain.contains(".content") {
+            return None;
+        }
+        if chain.contains(".function_call") || chain.contains(".functionCall") {
+            return Some(ReadKind::PartFunctionCall);
+        }
+        Some(ReadKind::Candidates {
+            simple_text: chain == "[0].content.parts[0].text",
+        })
+    }
+}
+
 /// A read of a response the old way.
 #[derive(Clone, Debug)]
 pub struct Read {

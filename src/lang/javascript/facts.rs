@@ -816,19 +816,14 @@ impl<'t> Analyzer<'_, 't> {
             steps.push(step);
             top = parent;
         }
-        let chain = steps.concat();
-        let range = candidates.start_byte()..top.end_byte();
-        if chain.contains(".groundingMetadata") || chain.contains(".grounding_metadata") {
-            return Some((ReadKind::Grounding, range));
-        }
-        if !chain.contains(".content") {
-            return None;
-        }
-        if chain.contains(".functionCall") {
-            return Some((ReadKind::PartFunctionCall, range));
-        }
-        let simple_text = chain == "[0].content.parts[0].text" && !self.src(top).contains(['?', '!']);
-        Some((ReadKind::Candidates { simple_text }, range))
+        let kind = match ReadKind::of_candidates_chain(&steps.concat())? {
+            // `?.` and `!` chains are not rewritten.
+            ReadKind::Candidates { simple_text } => ReadKind::Candidates {
+                simple_text: simple_text && !self.src(top).contains(['?', '!']),
+            },
+            kind => kind,
+        };
+        Some((kind, candidates.start_byte()..top.end_byte()))
     }
 
     /// Every binding the receiver can come from is an interactions result.

@@ -731,24 +731,8 @@ impl<'t> Analyzer<'_, 't> {
             steps.push(step);
             top = parent;
         }
-        let chain = steps.concat();
-        if chain.contains(".grounding_metadata") {
-            return Some((ReadKind::Grounding, candidates.start_byte()..top.end_byte()));
-        }
-        if !chain.contains(".content") {
-            return None;
-        }
-        if chain.contains(".function_call") {
-            return Some((
-                ReadKind::PartFunctionCall,
-                candidates.start_byte()..top.end_byte(),
-            ));
-        }
-        let simple_text = chain == "[0].content.parts[0].text";
-        Some((
-            ReadKind::Candidates { simple_text },
-            candidates.start_byte()..top.end_byte(),
-        ))
+        let kind = ReadKind::of_candidates_chain(&steps.concat())?;
+        Some((kind, candidates.start_byte()..top.end_byte()))
     }
 
     /// Every binding the receiver can come from is an interactions result.
