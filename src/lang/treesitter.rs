@@ -134,11 +134,21 @@ pub fn complement(len: usize, holes: &[Range<usize>]) -> Vec<Range<usize>> {
     regions
 }
 
+/// The source text of a node.
+pub fn text_of<'a>(node: Node, text: &'a str) -> &'a str {
+    text.get(node.byte_range()).unwrap_or_default()
+}
+
+/// The named children of a node, detached from the cursor that walked them.
+pub fn children<'t>(node: Node<'t>) -> impl Iterator<Item = Node<'t>> {
+    let mut cursor = node.walk();
+    let kids: Vec<Node<'t>> = node.named_children(&mut cursor).collect();
+    kids.into_iter()
+}
+
 /// The named children of a container that are elements (not comments).
 pub fn elements(node: Node) -> Vec<Node> {
-    let mut cursor = node.walk();
-    let kids: Vec<Node> = node.named_children(&mut cursor).collect();
-    kids.into_iter().filter(|c| c.kind() != "comment").collect()
+    children(node).filter(|c| c.kind() != "comment").collect()
 }
 
 /// Where element `index` of a list of elements can be deleted with its separator.

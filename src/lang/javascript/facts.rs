@@ -10,7 +10,7 @@ use std::ops::Range;
 
 use tree_sitter::Node;
 
-use super::scope::{BindingKind, Resolution, Scopes, named_children, text_of};
+use super::scope::{BindingKind, Resolution, Scopes, children, text_of};
 use crate::api::{
     Call, CallKind, Entry, Facts, Import, MapValue, ModelRef, NameValue, Origin, Read, ReadKind, Value,
     ValueKind, Wrapper, WrapperKind, line_indent,
@@ -897,7 +897,7 @@ fn is_response(class: &Class) -> bool {
 
 /// The value node of property `name` of an object literal.
 fn request_property<'t>(object: Node<'t>, name: &str, text: &str) -> Option<Node<'t>> {
-    named_children(object).into_iter().find_map(|p| match p.kind() {
+    children(object).find_map(|p| match p.kind() {
         "pair" => {
             let key = p.child_by_field_name("key")?;
             let matches = match key.kind() {
@@ -928,7 +928,7 @@ pub fn string_value(node: Node, text: &str) -> Option<String> {
         return None;
     }
     let mut out = String::new();
-    for child in named_children(node) {
+    for child in children(node) {
         match child.kind() {
             "string_fragment" => out.push_str(text_of(child, text)),
             "escape_sequence" => {

@@ -8,6 +8,7 @@ use std::ops::Range;
 use tree_sitter::Node;
 
 use crate::lang::bindings::{self, Bindings, ScopeKind};
+pub use crate::lang::treesitter::{children, text_of};
 
 #[derive(Clone, Copy, Debug)]
 pub enum BindingKind<'t> {
@@ -52,15 +53,6 @@ pub struct Scopes<'t> {
     /// `import` statements and `export ... from` statements.
     pub imports: Vec<Node<'t>>,
     pub comments: Vec<Range<usize>>,
-}
-
-pub fn text_of<'a>(node: Node, text: &'a str) -> &'a str {
-    text.get(node.byte_range()).unwrap_or_default()
-}
-
-pub fn named_children<'t>(node: Node<'t>) -> Vec<Node<'t>> {
-    let mut cursor = node.walk();
-    node.named_children(&mut cursor).collect()
 }
 
 const FUNCTIONS: &[&str] = &[
@@ -117,12 +109,12 @@ impl<'t> Scopes<'t> {
                     if let Some(params) = params {
                         s.bind_pattern(params, inner, text);
                     }
-                    for child in named_children(node) {
+                    for child in children(node) {
                         if Some(child) == params || Some(child) == name {
                             continue;
                         }
                         if child.kind() == "statement_block" {
-                            push.extend(named_children(child).into_iter().map(|c| (c, inner)));
+                            push.extend(children(child).map(|c| (c, inner)));
                         } else {
                             push.push((child, inner));
                         }
@@ -136,12 +128,7 @@ impl<'t> Scopes<'t> {
                         s.names
                             .bind(scope, text_of(name, text), name.start_byte(), BindingKind::Other);
                     }
-                    push.extend(
-                        named_children(node)
-                            .into_iter()
-                            .filter(|c| Some(*c) != name)
-                            .map(|c| (c, scope)),
-                    );
+                    push.extend(children(node).filter(|c| Some(*c) != name).map(|c| (c, scope)));
                 }
                 "field_definition" | "public_field_definition" => {
                     let name = node
@@ -166,13 +153,12 @@ impl<'t> Scopes<'t> {
                             s.bind_pattern(p, inner, text);
                         }
                         push.extend(
-                            named_children(node)
-                                .into_iter()
+                            children(node)
                                 .filter(|c| Some(*c) != parameter)
                                 .map(|c| (c, inner)),
                         );
                     } else {
-                        push.extend(named_children(node).into_iter().map(|c| (c, inner)));
+                        push.extend(children(node).map(|c| (c, inner)));
                     }
                 }
                 "lexical_declaration" | "variable_declaration" => {
@@ -236,21 +222,21 @@ impl<'t> Scopes<'t> {
                         s.imports.push(node);
                         continue;
                     }
-                    push.extend(named_children(node).into_iter().map(|c| (c, scope)));
+                    push.extend(children(node).map(|c| (c, scope)));
                 }
                 "call_expression" | "new_expression" => {
                     s.calls.push((node, scope));
-                    push.extend(named_children(node).into_iter().map(|c| (c, scope)));
+                    push.extend(children(node).map(|c| (c, scope)));
                 }
                 "member_expression" => {
                     s.members.push((node, scope));
-                    push.extend(named_children(node).into_iter().map(|c| (c, scope)));
+                    push.extend(children(node).map(|c| (c, scope)));
                 }
                 "identifier" | "shorthand_property_identifier" => {
                     s.names.add_use(scope, text_of(node, text));
                     continue;
                 }
-                _ => push.extend(named_children(node).into_iter().map(|c| (c, scope))),
+                _ => push.extend(children(node).map(|c| (c, scope))),
             }
             stack.extend(push.into_iter().rev());
         }
@@ -292,8 +278,7 @@ impl<'t> Scopes<'t> {
         push: &mut Vec<(Node<'t>, usize)>,
         scope: usize,
     ) {
-        let declarators: Vec<Node<'t>> = named_children(node)
-            .into_iter()
+        let declarators: Vec<Node<'t>> = children(node)
             .filter(|c| c.kind() == "variable_declarator")
             .collect();
         let exported = node.parent().is_some_and(|p| p.kind() == "export_statement");
@@ -333,7 +318,7 @@ impl<'t> Scopes<'t> {
 
     /// `{ key, key: name, ...rest } = value`: each plain key is followed; the rest is not.
     fn destructure(&mut self, pattern: Node<'t>, value: Node<'t>, target: usize, text: &str) {
-        for property in named_children(pattern) {
+        for property in children(pattern) {
             match property.kind() {
                 "shorthand_property_identifier_pattern" => self.names.bind(
                     target,
@@ -383,12 +368,7 @@ impl<'t> Scopes<'t> {
                 _ => self.bind_pattern(left, inner, text),
             }
         }
-        push.extend(
-            named_children(node)
-                .into_iter()
-                .filter(|c| Some(*c) != left)
-                .map(|c| (c, inner)),
-        );
+        push.extend(children(node).filter(|c| Some(*c) != left).map(|c| (c, inner)));
     }
 
     /// Every name a pattern (parameters, array or object pattern) binds, as not followed.
@@ -412,7 +392,7 @@ impl<'t> Scopes<'t> {
                         stack.push(value);
                     }
                 }
-                _ => stack.extend(named_children(node)),
+                _ => stack.extend(children(node)),
             }
         }
     }
@@ -421,29 +401,20 @@ impl<'t> Scopes<'t> {
         let Some(source) = node.child_by_field_name("source") else {
             return;
         };
-        let Some(clause) = named_children(node)
-            .into_iter()
-            .find(|c| c.kind() == "import_clause")
-        else {
+        let Some(clause) = children(node).find(|c| c.kind() == "import_clause") else {
             return;
         };
-        for part in named_children(clause) {
+        for part in children(clause) {
             match part.kind() {
                 // `import genai from "..."`, `import * as genai from "..."`.
                 "identifier" => self.bind_import(scope, part, source, None, text),
                 "namespace_import" => {
-                    if let Some(alias) = named_children(part)
-                        .into_iter()
-                        .find(|c| c.kind() == "identifier")
-                    {
+                    if let Some(alias) = children(part).find(|c| c.kind() == "identifier") {
                         self.bind_import(scope, alias, source, None, text);
                     }
                 }
                 "named_imports" => {
-                    for specifier in named_children(part)
-                        .into_iter()
-                        .filter(|c| c.kind() == "import_specifier")
-                    {
+                    for specifier in children(part).filter(|c| c.kind() == "import_specifier") {
                         let name = specifier.child_by_field_name("name");
                         let local = specifier.child_by_field_name("alias").or(name);
                         if let (Some(name), Some(local)) = (name, local) {

@@ -5,6 +5,7 @@ use std::collections::HashMap;
 
 pub use crate::lang::bindings::ScopeKind;
 use crate::lang::bindings::{self, Bindings};
+pub use crate::lang::treesitter::{children, text_of};
 
 use tree_sitter::Node;
 
@@ -41,10 +42,6 @@ pub struct Scopes<'t> {
     pub attributes: Vec<(Node<'t>, usize)>,
     pub imports: Vec<Node<'t>>,
     pub comments: Vec<std::ops::Range<usize>>,
-}
-
-pub fn text_of<'a>(node: Node, text: &'a str) -> &'a str {
-    text.get(node.byte_range()).unwrap_or_default()
 }
 
 impl<'t> Scopes<'t> {
@@ -268,12 +265,6 @@ impl<'t> Scopes<'t> {
             self.bind(scope, &bound, node.start_byte(), kind);
         }
     }
-}
-
-pub fn children<'t>(node: Node<'t>) -> impl Iterator<Item = Node<'t>> {
-    let mut cursor = node.walk();
-    let kids: Vec<Node<'t>> = node.named_children(&mut cursor).collect();
-    kids.into_iter()
 }
 
 /// Whether an identifier is read (not a binding target, attribute name, keyword or parameter).
