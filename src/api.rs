@@ -14,6 +14,9 @@ pub struct Facts {
     pub reads: Vec<Read>,
     pub wrappers: Vec<Wrapper>,
     pub imports: Vec<Import>,
+    /// Raw HTTP requests (curl commands, REST-client requests, Rust request builders) and
+    /// request bodies written on their own.
+    pub http: Vec<HttpRequest>,
     /// Comment ranges: a fix deleting one is unsafe.
     pub comments: Vec<Range<usize>>,
 }
@@ -46,6 +49,8 @@ pub enum CallKind {
     SendMessage,
     /// Legacy `GenerativeModel(...)`: its model and `generation_config` make a request.
     LegacyModel,
+    /// The JSON body of a raw HTTP request to the predecessor endpoint (or such a body alone).
+    Rest { stream: bool },
 }
 
 /// The model a request names.
@@ -102,7 +107,7 @@ impl Call {
     pub fn is_predecessor_request(&self) -> bool {
         matches!(
             self.kind,
-            CallKind::Create | CallKind::CreateStream | CallKind::LegacyCreate { .. }
+            CallKind::Create | CallKind::CreateStream | CallKind::LegacyCreate { .. } | CallKind::Rest { .. }
         )
     }
 }
@@ -243,6 +248,9 @@ pub struct Read {
     pub origin: Origin,
     /// Every binding of the receiver is an interactions result: the read can be rewritten.
     pub all_interactions: bool,
+    /// The read names the answer's path alone, with no receiver in code (a `jq` filter over a
+    /// response body): its rewrite is offered, as unsafe, before the request is migrated.
+    pub detached: bool,
 }
 
 /// A typed wrapper object construction (`types.GenerateContentConfig(...)`).
@@ -320,4 +328,78 @@ pub fn line_indent(text: &str, offset: usize) -> String {
         .chars()
         .take_while(|c| *c == ' ' || *c == '\t')
         .collect()
+}
+
+/// A raw HTTP request to the service, or a request body written on its own (a JSON file).
+#[derive(Clone, Debug)]
+pub struct HttpRequest {
+    /// The whole request as written (the curl command, the REST-client block, the call chain).
+    pub range: Range<usize>,
+    /// The URL as written, when the request names one.
+    pub url: Option<Range<usize>>,
+    /// The names of the headers the request sends, as written.
+    pub headers: Vec<String>,
+    /// How a header is added: where, and the text with `{name}` and `{value}` to fill in;
+    /// `None` when the surface cannot add one.
+    pub header_insert: Option<(usize, String)>,
+    pub body: Body,
+    /// The URL's model written as a value of the body (`"gemini-2.0-flash"`, `"'"$MODEL"'"`,
+    /// `model`), when it can be.
+    pub model_value: Option<String>,
+    /// Further edits moving the model out of the URL (the argument of `format!` that held it).
+    pub url_edits: Vec<(Range<usize>, String)>,
+}
+
+impl HttpRequest {
+    /// A request body written on its own (a JSON file, a JSON code block).
+    pub fn body_alone(range: Range<usize>, body: Body) -> Self {
+        HttpRequest {
+            range,
+            url: None,
+            headers: Vec::new(),
+            header_insert: None,
+            body,
+            model_value: None,
+            url_edits: Vec::new(),
+        }
+    }
+
+    pub fn has_header(&self, name: &str) -> bool {
+        self.headers.iter().any(|h| h.eq_ignore_ascii_case(name))
+    }
+}
+
+/// The body of a raw HTTP request.
+#[derive(Clone, Debug)]
+pub enum Body {
+    None,
+    /// A JSON object the surface read; its entries are the call `call` of `Facts::calls`.
+    Json(JsonBody),
+    /// Read from a file (`-d @request.json`), named here.
+    File(String),
+    /// Something the surface could not read as JSON, and why.
+    Unknown(String),
+}
+
+#[derive(Clone, Debug)]
+pub struct JsonBody {
+    /// The index of the body's call in `Facts::calls`.
+    pub call: usize,
+    /// Where the object's first entry goes (just after `{`).
+    pub open: usize,
+    /// Ranges of the document where the body's text is written literally: an edit of the body
+    /// must lie within one of them.
+    pub literal: Vec<Range<usize>>,
+    /// Characters an edit of the body may not write (a `'` in a single-quoted shell string).
+    pub forbidden: &'static str,
+}
+
+impl JsonBody {
+    /// Whether an edit of the body can be written as it is.
+    pub fn allows(&self, range: &Range<usize>, content: &str) -> bool {
+        self.literal
+            .iter()
+            .any(|l| l.start <= range.start && range.end <= l.end)
+            && !content.contains(|c| self.forbidden.contains(c))
+    }
 }

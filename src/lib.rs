@@ -7,6 +7,7 @@ pub mod cli;
 pub mod clients;
 pub mod config;
 pub mod diagnostic;
+pub mod endpoint;
 pub mod engine;
 pub mod fix;
 pub mod lang;

@@ -131,7 +131,7 @@ mod tests {
         assert!(!codes(&["MIG"], &["MIG009"]).contains(&"MIG009"));
         assert_eq!(
             codes(&["MIG00"], &["MIG001", "MIG002", "MIG003"]),
-            ["MIG004", "MIG005", "MIG006", "MIG008", "MIG009"]
+            ["MIG004", "MIG005", "MIG006", "MIG007", "MIG008", "MIG009"]
         );
         assert_eq!(codes(&["MIG009"], &["MIG"]), ["MIG009"]);
         assert!(codes(&["MAN"], &[]).is_empty());

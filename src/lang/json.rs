@@ -2,6 +2,9 @@
 
 use super::treesitter::{self, Grammar};
 use super::{Document, Surface};
+use crate::api::{
+    Body, Call, CallKind, Entry, Facts, HttpRequest, JsonBody, MapValue, ModelRef, Value, ValueKind,
+};
 
 pub fn parse(text: String) -> Document {
     treesitter::document(Surface::Json, Grammar::Json, text, &["string"])
@@ -173,4 +176,211 @@ fn string_content(node: tree_sitter::Node, text: &str) -> Option<(String, std::o
     }
     let range = node.start_byte() + 1..node.end_byte().checked_sub(1)?;
     Some((text.get(range.clone())?.to_string(), range))
+}
+
+/// The value of a JSON node whose text is `text`, with every range moved by `base` (where
+/// `text` starts in the document).
+pub fn value(node: tree_sitter::Node, text: &str, base: usize) -> Value {
+    let range = node.start_byte() + base..node.end_byte() + base;
+    let kind = match node.kind() {
+        "string" => serde_json::from_str::<String>(treesitter::text_of(node, text))
+            .map_or(ValueKind::Other, ValueKind::Str),
+        "number" => treesitter::text_of(node, text)
+            .parse::<i64>()
+            .map_or(ValueKind::Other, ValueKind::Int),
+        "true" => ValueKind::Bool(true),
+        "false" => ValueKind::Bool(false),
+        "object" => ValueKind::Map(Box::new(object(node, text, base))),
+        "array" => ValueKind::List(
+            treesitter::elements(node)
+                .into_iter()
+                .map(|e| value(e, text, base))
+                .collect(),
+        ),
+        _ => ValueKind::Other,
+    };
+    Value { range, kind }
+}
+
+/// A JSON object's members; one that is not a string key with a value (an error) makes it
+/// incomplete.
+pub fn object(node: tree_sitter::Node, text: &str, base: usize) -> MapValue {
+    let members = treesitter::elements(node);
+    let mut map = MapValue {
+        entries: Vec::new(),
+        complete: !node.has_error(),
+        wrapper: None,
+    };
+    for (i, pair) in members.iter().enumerate() {
+        let key = pair.child_by_field_name("key");
+        let val = pair.child_by_field_name("value");
+        let name = key.and_then(|k| serde_json::from_str::<String>(treesitter::text_of(k, text)).ok());
+        let (Some(key), Some(val), Some(name), "pair") = (key, val, name, pair.kind()) else {
+            map.complete = false;
+            continue;
+        };
+        let removal = treesitter::removal(&members, i, node);
+        map.entries.push(Entry {
+            key: name,
+            key_range: key.start_byte() + base..key.end_byte() + base,
+            range: pair.start_byte() + base..pair.end_byte() + base,
+            value: value(val, text, base),
+            keyword: false,
+            removal: removal.start + base..removal.end + base,
+        });
+    }
+    map
+}
+
+/// The single top-level object of a parsed JSON text.
+pub fn root_object(tree: &treesitter::Tree) -> Option<tree_sitter::Node<'_>> {
+    let objects: Vec<tree_sitter::Node> = treesitter::elements(tree.root_node());
+    match objects.as_slice() {
+        [only] if only.kind() == "object" => Some(*only),
+        _ => None,
+    }
+}
+
+/// What a JSON object is as a request body of the service.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BodyShape {
+    /// `contents` made of parts, or a `generationConfig`: a body of the predecessor endpoint.
+    Predecessor,
+    /// A `model` and an `input`: a body of the interactions endpoint.
+    Interactions,
+    Other,
+}
+
+/// The shape of a body, from its top-level keys. Strict, so a weather payload's `temperature`
+/// or a document's `contents` is not taken for a request.
+pub fn body_shape(map: &MapValue) -> BodyShape {
+    let parts_items = |v: &Value| match &v.kind {
+        ValueKind::List(items) => {
+            !items.is_empty()
+                && items
+                    .iter()
+                    .all(|i| i.as_map().is_some_and(|m| m.get("parts").is_some()))
+        }
+        _ => false,
+    };
+    let config = ["generationConfig", "generation_config"]
+        .iter()
+        .any(|k| map.get(k).is_some_and(|e| e.value.as_map().is_some()));
+    if map.get("contents").is_some_and(|e| parts_items(&e.value)) || (config && map.get("input").is_none()) {
+        return BodyShape::Predecessor;
+    }
+    let model = map
+        .get("model")
+        .is_some_and(|e| matches!(e.value.kind, ValueKind::Str(_)));
+    if model && map.get("input").is_some() {
+        return BodyShape::Interactions;
+    }
+    BodyShape::Other
+}
+
+/// The call a request body makes: its members are the arguments. `text` is the text the
+/// object's node was parsed from, which starts at `base` in the document.
+pub fn body_call(
+    node: tree_sitter::Node,
+    text: &str,
+    base: usize,
+    kind: CallKind,
+    url_model: ModelRef,
+    callee: std::ops::Range<usize>,
+    callee_text: String,
+) -> Call {
+    let map = object(node, text, base);
+    let model = match map.get("model").map(|e| &e.value.kind) {
+        Some(ValueKind::Str(id)) => ModelRef::Literal(id.clone()),
+        Some(_) => ModelRef::Unresolved,
+        None => url_model,
+    };
+    let members = treesitter::elements(node);
+    let open = node.start_byte() + 1;
+    let insert_at = members.last().map_or(open, |m| m.end_byte()) + base;
+    let arg_indent = members.first().and_then(|first| {
+        let between = text.get(open..first.start_byte())?;
+        between
+            .contains('\n')
+            .then(|| crate::api::line_indent(text, first.start_byte()))
+    });
+    Call {
+        kind,
+        range: node.start_byte() + base..node.end_byte() + base,
+        callee,
+        method: None,
+        callee_text,
+        alias: None,
+        spread: !map.complete,
+        args: map.entries,
+        positional: Vec::new(),
+        insert_at,
+        arg_indent,
+        model,
+    }
+}
+
+/// The facts of a JSON document: a request body written on its own.
+pub fn facts(tree: &treesitter::Tree, text: &str) -> Facts {
+    let mut facts = Facts {
+        comments: treesitter::ranges_of_kinds(tree, &["comment"]),
+        ..Facts::default()
+    };
+    if let Some(root) = root_object(tree)
+        && let Some(body) = push_body(&mut facts, root, text, 0, None, None, "")
+    {
+        facts.http.push(HttpRequest::body_alone(root.byte_range(), body));
+    }
+    facts
+}
+
+/// Records a JSON object as the body of a request (of `url`'s kind and model, when the
+/// request names a URL; else only if it has the shape of a request body) and returns the body.
+/// `literal` are the document ranges where its text is written literally (the whole object
+/// when `None`), and `forbidden` the characters an edit may not write there.
+pub fn push_body(
+    facts: &mut Facts,
+    node: tree_sitter::Node,
+    text: &str,
+    base: usize,
+    url: Option<(CallKind, ModelRef, std::ops::Range<usize>, String)>,
+    literal: Option<Vec<std::ops::Range<usize>>>,
+    forbidden: &'static str,
+) -> Option<Body> {
+    let map = object(node, text, base);
+    let shape = body_shape(&map);
+    let (kind, model, callee, callee_text) = match (url, shape) {
+        (Some(url), _) => url,
+        (None, BodyShape::Predecessor) => {
+            let start = node.start_byte() + base;
+            let at = map
+                .get("contents")
+                .map_or(start..start + 1, |e| e.key_range.clone());
+            (
+                CallKind::Rest { stream: false },
+                ModelRef::Absent,
+                at,
+                "the request body".to_string(),
+            )
+        }
+        (None, BodyShape::Interactions) => {
+            let at = map.get("model").map_or(0..0, |e| e.key_range.clone());
+            (
+                CallKind::Interactions,
+                ModelRef::Absent,
+                at,
+                "the request body".to_string(),
+            )
+        }
+        (None, BodyShape::Other) => return None,
+    };
+    let call = body_call(node, text, base, kind, model, callee, callee_text);
+    let literal = literal.unwrap_or_else(|| vec![call.range.clone()]);
+    facts.calls.push(call);
+    Some(Body::Json(JsonBody {
+        call: facts.calls.len() - 1,
+        open: node.start_byte() + base + 1,
+        literal,
+        forbidden,
+    }))
 }

@@ -359,6 +359,8 @@ impl Document {
             (Surface::JavaScript | Surface::TypeScript | Surface::Tsx, Syntax::TreeSitter(tree)) => {
                 javascript::facts::extract(tree, &self.text)
             }
+            (Surface::Shell, Syntax::TreeSitter(tree)) => shell::facts(tree, &self.text),
+            (Surface::Json, Syntax::TreeSitter(tree)) => json::facts(tree, &self.text),
             _ => Facts::default(),
         })
     }

@@ -63,8 +63,8 @@ impl Rule for CreateContentCall {
                         call.callee_text
                     );
                     let client = match dialect {
-                        Dialect::Python => "`client = genai.Client()`",
                         Dialect::JavaScript => "`const ai = new GoogleGenAI({})`",
+                        _ => "`client = genai.Client()`",
                     };
                     cx.report(
                         Diagnostic::new(&META, Severity::Error, message, call.callee.clone())

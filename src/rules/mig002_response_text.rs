@@ -2,7 +2,7 @@
 //! `response.candidates[0].content.parts`).
 
 use crate::api::{Origin, ReadKind};
-use crate::diagnostic::{Diagnostic, Edit, Fix, Severity};
+use crate::diagnostic::{Applicability, Diagnostic, Edit, Fix, Severity};
 use crate::lang::Document;
 use crate::registry::{FixAvailability, Rule, RuleContext, RuleMeta};
 use crate::settings::Settings;
@@ -15,7 +15,7 @@ static META: RuleMeta = RuleMeta {
     code: "MIG002",
     name: "response-text",
     summary: "The answer read the predecessor way: `response.text`, `response.candidates[0].content.parts`",
-    surfaces: "Python, notebooks, JavaScript, TypeScript",
+    surfaces: "Python, notebooks, JavaScript, TypeScript, jq filters in shell",
     fix: FixAvailability::Sometimes,
     fix_safety: "safe",
     doc: include_str!("../../rules/docs/MIG002.md"),
@@ -33,6 +33,7 @@ impl Rule for ResponseText {
             "interactions",
             "send_message",
             "sendMessage",
+            ".candidates",
         ]
         .map(String::from)
         .to_vec()
@@ -60,11 +61,16 @@ impl Rule for ResponseText {
                 _ => format!("`{written}` reads the answer of a predecessor response"),
             };
             let diagnostic = Diagnostic::new(&META, Severity::Error, message, read.range.clone());
+            let edits = vec![Edit::replace(read.range.clone(), new.clone())];
             cx.report(
                 if read.origin == Origin::Interaction && read.all_interactions && fixable_form {
-                    diagnostic.with_fix(Fix::safe(
-                        format!("Read `{new}`"),
-                        vec![Edit::replace(read.range.clone(), new)],
+                    diagnostic.with_fix(Fix::safe(format!("Read `{new}`"), edits))
+                } else if read.detached && fixable_form {
+                    // A filter over a response body: right once its request is migrated (MIG007).
+                    diagnostic.with_fix(Fix::new(
+                        Applicability::Unsafe,
+                        format!("Read `{new}` (the request must go to the interactions endpoint)"),
+                        edits,
                     ))
                 } else {
                     diagnostic.with_suggestion(format!(

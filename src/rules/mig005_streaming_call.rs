@@ -2,7 +2,8 @@
 
 use crate::api::{CallKind, Origin, ReadKind};
 use crate::diagnostic::{Applicability, Diagnostic, Fix, Severity};
-use crate::lang::Document;
+use crate::endpoint::MATCHER;
+use crate::lang::{Document, Surface};
 use crate::registry::{FixAvailability, Rule, RuleContext, RuleMeta};
 use crate::settings::Settings;
 
@@ -14,7 +15,7 @@ static META: RuleMeta = RuleMeta {
     code: "MIG005",
     name: "streaming-call",
     summary: "The predecessor streaming call (`generate_content_stream`, `generateContentStream`, `stream=True`) and its chunks",
-    surfaces: "Python, notebooks, JavaScript, TypeScript",
+    surfaces: "Python, notebooks, JavaScript, TypeScript; REST URLs (`:streamGenerateContent`) anywhere",
     fix: FixAvailability::Sometimes,
     fix_safety: "unsafe",
     doc: include_str!("../../rules/docs/MIG005.md"),
@@ -29,7 +30,9 @@ impl Rule for StreamingCall {
     }
 
     fn triggers(&self, _settings: &Settings) -> Vec<String> {
-        vec!["generate_content".into(), "generateContent".into()]
+        let mut words = vec!["generate_content".to_string(), "generateContent".to_string()];
+        words.extend(MATCHER.endpoint.predecessor.stream_methods.iter().cloned());
+        words
     }
 
     fn check(&self, doc: &Document, cx: &mut RuleContext) {
@@ -72,6 +75,28 @@ impl Rule for StreamingCall {
                     );
                 }
                 _ => {}
+            }
+        }
+        // A REST URL of the streaming method, in code blocks and text but not in prose. MIG007
+        // rewrites the request (with `"stream": true`); what reads the reply must change too.
+        if doc.surface != Surface::Markdown {
+            for region in &doc.scan_regions {
+                for url in MATCHER.predecessor_urls(&doc.text, region.clone()) {
+                    if !url.stream {
+                        continue;
+                    }
+                    let method = doc.text.get(url.method.clone()).unwrap_or_default();
+                    let message = format!(
+                        "`:{method}` streams from the predecessor endpoint; the interactions endpoint streams \
+                         with `\"stream\": true` in the body"
+                    );
+                    cx.report(
+                        Diagnostic::new(&META, Severity::Error, message, url.method.clone()).with_suggestion(
+                            "The request moves to the interactions endpoint with `\"stream\": true` (MIG007); \
+                             read the reply as step events (`step.delta`) instead of chunks with `candidates`",
+                        ),
+                    );
+                }
             }
         }
         for read in &facts.reads {

@@ -40,6 +40,7 @@ impl Rule for TypedWrapper {
         let known = match dialect {
             Dialect::Python => &clients.python.typed_wrappers,
             Dialect::JavaScript => &clients.javascript.typed_wrappers,
+            Dialect::Json => return,
         };
         for wrapper in &facts.wrappers {
             let class = wrapper.name.split('.').next().unwrap_or_default();
@@ -62,7 +63,7 @@ impl Rule for TypedWrapper {
             };
             let diagnostic = Diagnostic::new(&META, Severity::Error, message, wrapper.callee.clone());
             let fix = match dialect {
-                Dialect::Python => python_fix(wrapper, dialect),
+                Dialect::Python | Dialect::Json => python_fix(wrapper, dialect),
                 Dialect::JavaScript => wrapper.literal.as_ref().map(|literal| {
                     Fix::new(
                         Applicability::Unsafe,

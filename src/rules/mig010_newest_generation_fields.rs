@@ -16,7 +16,7 @@ static META: RuleMeta = RuleMeta {
     code: "MIG010",
     name: "newest-generation-fields",
     summary: "`temperature`, `top_p`, `top_k` or `thinking_budget` sent to a model of the newest generation",
-    surfaces: "Python, notebooks, JavaScript, TypeScript",
+    surfaces: "Python, notebooks, JavaScript, TypeScript, REST bodies (curl, .http, JSON, Rust)",
     fix: FixAvailability::Sometimes,
     fix_safety: "safe or unsafe",
     doc: include_str!("../../rules/docs/MIG010.md"),
@@ -40,8 +40,9 @@ impl Rule for NewestGenerationFields {
                 continue;
             }
             if let Some((config, map, editable)) = config_map(call) {
-                // An interactions request's `generation_config` left empty goes as a whole.
-                let whole = (call.kind == CallKind::Interactions
+                // An interactions request's `generation_config` (a REST body's
+                // `generationConfig`) left empty goes as a whole.
+                let whole = (matches!(call.kind, CallKind::Interactions | CallKind::Rest { .. })
                     && matches!(config.value.kind, ValueKind::Map(_)))
                 .then_some(config);
                 check_map(doc, facts, call, map, editable, whole, cx);

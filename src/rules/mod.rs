@@ -6,6 +6,7 @@ mod mig003_chat_history;
 mod mig004_response_format_placement;
 mod mig005_streaming_call;
 mod mig006_function_call_parts;
+mod mig007_rest_endpoint;
 mod mig008_typed_wrapper;
 mod mig009_deprecated_model_id;
 mod mig010_newest_generation_fields;
@@ -20,6 +21,7 @@ pub use mig003_chat_history::ChatHistory;
 pub use mig004_response_format_placement::ResponseFormatPlacement;
 pub use mig005_streaming_call::StreamingCall;
 pub use mig006_function_call_parts::FunctionCallParts;
+pub use mig007_rest_endpoint::RestEndpoint;
 pub use mig008_typed_wrapper::TypedWrapper;
 pub use mig009_deprecated_model_id::DeprecatedModelId;
 pub use mig010_newest_generation_fields::NewestGenerationFields;
@@ -33,6 +35,7 @@ pub static ALL: &[&dyn Rule] = &[
     &ResponseFormatPlacement,
     &StreamingCall,
     &FunctionCallParts,
+    &RestEndpoint,
     &TypedWrapper,
     &DeprecatedModelId,
     &NewestGenerationFields,

@@ -17,13 +17,17 @@ pub enum Dialect {
     Python,
     /// One request object with properties; JavaScript and TypeScript.
     JavaScript,
+    /// A JSON request body (in a curl command, a `.http` file, a JSON file, Rust's `json!`);
+    /// the answer is read by a `jq` path.
+    Json,
 }
 
 impl Dialect {
     pub fn of(doc: &Document) -> Self {
         match doc.surface {
             Surface::JavaScript | Surface::TypeScript | Surface::Tsx => Dialect::JavaScript,
-            _ => Dialect::Python,
+            Surface::Python | Surface::Notebook => Dialect::Python,
+            _ => Dialect::Json,
         }
     }
 
@@ -33,7 +37,7 @@ impl Dialect {
             Dialect::Python => format!("{name}={value}"),
             // `{ tools }` rather than `{ tools: tools }`.
             Dialect::JavaScript if name == value => name.to_string(),
-            Dialect::JavaScript => format!("{}: {value}", self.key(name)),
+            Dialect::JavaScript | Dialect::Json => format!("{}: {value}", self.key(name)),
         }
     }
 
@@ -51,13 +55,13 @@ impl Dialect {
             .map(|(k, v)| format!("{}: {v}", self.key(k)))
             .collect();
         match self {
-            Dialect::Python => format!("{{{}}}", inner.join(", ")),
+            Dialect::Python | Dialect::Json => format!("{{{}}}", inner.join(", ")),
             Dialect::JavaScript => format!("{{ {} }}", inner.join(", ")),
         }
     }
 
     /// A map key: a string in Python, a bare name in JavaScript when it is one.
-    fn key(self, key: &str) -> String {
+    pub fn key(self, key: &str) -> String {
         let bare = !key.is_empty()
             && !key.starts_with(|c: char| c.is_ascii_digit())
             && key
@@ -76,14 +80,14 @@ impl Dialect {
     pub fn true_value(self) -> &'static str {
         match self {
             Dialect::Python => "True",
-            Dialect::JavaScript => "true",
+            Dialect::JavaScript | Dialect::Json => "true",
         }
     }
 
     /// How an interactions result's answer text is read (JavaScript has no negative index).
     pub fn answer_text(self, receiver: &str) -> String {
         match self {
-            Dialect::Python => format!("{receiver}.steps[-1].content[0].text"),
+            Dialect::Python | Dialect::Json => format!("{receiver}.steps[-1].content[0].text"),
             Dialect::JavaScript => format!("{receiver}.steps.at(-1).content[0].text"),
         }
     }
@@ -96,6 +100,7 @@ impl Dialect {
         match self {
             Dialect::Python => format!("client.interactions.create({})", args.join(", ")),
             Dialect::JavaScript => format!("ai.interactions.create({{ {} }})", args.join(", ")),
+            Dialect::Json => format!("POST /v1beta/interactions {{{}}}", args.join(", ")),
         }
     }
 }
@@ -108,7 +113,8 @@ pub fn config_arguments(kind: CallKind) -> &'static [&'static str] {
         CallKind::Interactions
         | CallKind::LegacyCreate { .. }
         | CallKind::LegacyModel
-        | CallKind::StartChat => &["generation_config", "generationConfig"],
+        | CallKind::StartChat
+        | CallKind::Rest { .. } => &["generation_config", "generationConfig"],
         CallKind::SendMessage => &[],
     }
 }
@@ -189,14 +195,14 @@ pub fn rewrite_to_interactions(
     };
     if call.spread {
         return Err(match dialect {
-            Dialect::Python => "the arguments are spread from a variable".into(),
             Dialect::JavaScript => "the request object has a spread, a method or a computed key".into(),
+            _ => "the arguments are spread from a variable".into(),
         });
     }
     if !call.positional.is_empty() {
         return Err(match dialect {
-            Dialect::Python => "the call has positional arguments".into(),
             Dialect::JavaScript => "the request is not an object literal written in the call".into(),
+            _ => "the call has positional arguments".into(),
         });
     }
     let mut edits = vec![Edit::replace(method, "interactions.create")];
@@ -242,6 +248,83 @@ pub fn rewrite_to_interactions(
         edits.push(Edit::replace(
             call.insert_at..call.insert_at,
             format!("{sep}{}", dialect.argument("stream", dialect.true_value())),
+        ));
+    }
+    edits.sort_by_key(|e| (e.range.start, e.range.end));
+    Ok(merge_insertions(edits))
+}
+
+/// The rewrite of a predecessor request body as an interactions body: `model` first (written
+/// as `model_value`), `contents` as `input`, the generation config placed by the request-field
+/// table, the other fields in snake_case, and `"stream": true` for a streaming request. The
+/// edits, or why the body cannot be rewritten.
+pub fn rewrite_rest_body(
+    call: &Call,
+    model_value: &str,
+    doc: &Document,
+    settings: &Settings,
+    stream: bool,
+) -> Result<Vec<Edit>, String> {
+    let dialect = Dialect::Json;
+    let text = &doc.text;
+    if call.spread {
+        return Err("the body's entries are not all known".into());
+    }
+    let separator = call.argument_separator();
+    let mut edits = Vec::new();
+    let mut unplaced = Vec::new();
+    for entry in &call.args {
+        match snake_case(&entry.key).as_str() {
+            "contents" => edits.push(Edit::replace(entry.key_range.clone(), dialect.key("input"))),
+            "generation_config" => {
+                let Some(map) = entry.value.as_map().filter(|m| m.complete) else {
+                    return Err(format!("`{}` is not an object interlint can read", entry.key));
+                };
+                let placed = place_entries(map, call, text, settings, dialect)?;
+                edits.push(if placed.is_empty() {
+                    Edit::replace(entry.removal.clone(), "")
+                } else {
+                    Edit::replace(entry.range.clone(), placed.join(&separator))
+                });
+            }
+            "model" | "input" | "stream" => {}
+            key => match settings.fields.get(key).map(|f| f.place) {
+                Some(Place::TopLevel) => {
+                    if key != entry.key {
+                        edits.push(Edit::replace(entry.key_range.clone(), dialect.key(key)));
+                    }
+                }
+                _ => unplaced.push(format!("`{}`", entry.key)),
+            },
+        }
+    }
+    if !unplaced.is_empty() {
+        return Err(format!(
+            "the body's {} {} no place in an interactions request",
+            unplaced.join(", "),
+            if unplaced.len() == 1 { "has" } else { "have" }
+        ));
+    }
+    if call.arg("model").is_none() {
+        let model = dialect.argument("model", model_value);
+        match call.args.first() {
+            // Joined to the first entry's edit when it starts there (`contents` → `input`).
+            Some(first) => match edits.iter_mut().find(|e| e.range.start == first.range.start) {
+                Some(edit) if !edit.range.is_empty() && !edit.content.is_empty() => {
+                    edit.content = format!("{model}{separator}{}", edit.content);
+                }
+                _ => edits.push(Edit::replace(
+                    first.range.start..first.range.start,
+                    format!("{model}{separator}"),
+                )),
+            },
+            None => edits.push(Edit::replace(call.insert_at..call.insert_at, model)),
+        }
+    }
+    if stream && call.arg("stream").is_none() {
+        edits.push(Edit::replace(
+            call.insert_at..call.insert_at,
+            format!("{separator}{}", dialect.argument("stream", dialect.true_value())),
         ));
     }
     edits.sort_by_key(|e| (e.range.start, e.range.end));

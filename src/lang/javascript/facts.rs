@@ -228,6 +228,7 @@ impl<'t> Analyzer<'_, 't> {
             },
             CallKind::ChatCreate => Class::Chat,
             CallKind::StartChat => Class::LegacyChat,
+            CallKind::Rest { .. } => Class::Unknown,
             CallKind::SendMessage => {
                 let (Some(function), stream) = (call.child_by_field_name("function"), self.method_name(call))
                 else {
@@ -745,6 +746,7 @@ impl<'t> Analyzer<'_, 't> {
                     receiver,
                     origin,
                     all_interactions,
+                    detached: false,
                 })
             }
             "functionCall" if call.is_none() => {
@@ -760,6 +762,7 @@ impl<'t> Analyzer<'_, 't> {
                     receiver: object.byte_range(),
                     origin: Origin::Part,
                     all_interactions: false,
+                    detached: false,
                 })
             }
             "candidates" => {
@@ -777,6 +780,7 @@ impl<'t> Analyzer<'_, 't> {
                     receiver,
                     origin,
                     all_interactions: origin == Origin::Interaction && self.all_interactions(object, scope),
+                    detached: false,
                 })
             }
             _ => None,

@@ -122,6 +122,7 @@ impl<'t> Analyzer<'_, 't> {
                     CallKind::CreateStream | CallKind::LegacyCreate { stream: true } => Class::Stream,
                     CallKind::ChatCreate | CallKind::StartChat => Class::Chat,
                     CallKind::LegacyModel => Class::LegacyModel(self.legacy_model(node, scope, depth)),
+                    CallKind::Rest { .. } => Class::Unknown,
                 },
                 None => Class::Unknown,
             },
@@ -666,6 +667,7 @@ impl<'t> Analyzer<'_, 't> {
                     receiver: object.byte_range(),
                     origin,
                     all_interactions: self.all_interactions(object, scope),
+                    detached: false,
                 });
             }
             "function_call" => {
@@ -683,6 +685,7 @@ impl<'t> Analyzer<'_, 't> {
                     receiver: object.byte_range(),
                     origin,
                     all_interactions: self.all_interactions(object, scope),
+                    detached: false,
                 });
             }
             _ => return None,
@@ -693,6 +696,7 @@ impl<'t> Analyzer<'_, 't> {
             receiver: object.byte_range(),
             origin: Origin::Part,
             all_interactions: false,
+            detached: false,
         })
     }
 

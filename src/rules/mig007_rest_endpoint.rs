@@ -1,0 +1,234 @@
+//! MIG007 rest-endpoint: a REST request to the predecessor endpoint
+//! (`.../v1beta/models/{model}:generateContent`), or one to the interactions endpoint without
+//! the `Api-Revision` header.
+
+use std::ops::Range;
+
+use crate::api::{Body, CallKind, Facts, HttpRequest};
+use crate::diagnostic::{Applicability, Diagnostic, Edit, Fix, Severity};
+use crate::endpoint::{MATCHER, PredecessorUrl};
+use crate::lang::{Document, Surface};
+use crate::registry::{FixAvailability, Rule, RuleContext, RuleMeta};
+use crate::settings::Settings;
+
+use super::request::rewrite_rest_body;
+
+pub struct RestEndpoint;
+
+static META: RuleMeta = RuleMeta {
+    code: "MIG007",
+    name: "rest-endpoint",
+    summary: "A REST request to the predecessor endpoint, or to the interactions endpoint without the `Api-Revision` header",
+    surfaces: "shell (curl), .http, JSON, Markdown code blocks, Rust, any text",
+    fix: FixAvailability::Sometimes,
+    fix_safety: "unsafe; safe when only the header is added",
+    doc: include_str!("../../rules/docs/MIG007.md"),
+};
+
+impl Rule for RestEndpoint {
+    fn meta(&self) -> &'static RuleMeta {
+        &META
+    }
+
+    fn triggers(&self, _settings: &Settings) -> Vec<String> {
+        let endpoint = &MATCHER.endpoint;
+        let mut words: Vec<String> = endpoint
+            .predecessor
+            .methods
+            .iter()
+            .chain(&endpoint.predecessor.stream_methods)
+            .cloned()
+            .collect();
+        words.push(endpoint.interactions.path.clone());
+        words.extend(["generationConfig", "\"contents\""].map(String::from));
+        words
+    }
+
+    fn check(&self, doc: &Document, cx: &mut RuleContext) {
+        // Markdown prose may discuss the old path; only its code blocks are requests.
+        if doc.surface == Surface::Markdown {
+            return;
+        }
+        let facts = doc.facts();
+        for request in &facts.http {
+            check_request(doc, facts, request, cx);
+        }
+        let in_request = |path: &Range<usize>| {
+            facts
+                .http
+                .iter()
+                .filter_map(|r| r.url.as_ref())
+                .any(|u| u.start <= path.start && path.end <= u.end)
+        };
+        for region in &doc.scan_regions {
+            for url in MATCHER.predecessor_urls(&doc.text, region.clone()) {
+                if !in_request(&url.path) {
+                    cx.report(url_diagnostic(doc, &url).with_suggestion(url_suggestion(&url)));
+                }
+            }
+        }
+    }
+}
+
+/// The header interactions requests carry, and its value.
+fn header() -> (&'static str, &'static str) {
+    let i = &MATCHER.endpoint.interactions;
+    (i.header.as_str(), i.revision.as_str())
+}
+
+fn url_diagnostic(doc: &Document, url: &PredecessorUrl) -> Diagnostic {
+    let written = doc.text.get(url.path.clone()).unwrap_or_default();
+    let message = if url.platform {
+        format!("`{written}` is the platform-hosted predecessor endpoint")
+    } else {
+        format!(
+            "`{written}` is the predecessor endpoint; requests go to `{}`",
+            MATCHER.endpoint.interactions.path
+        )
+    };
+    Diagnostic::new(&META, Severity::Error, message, url.path.clone())
+}
+
+fn url_suggestion(url: &PredecessorUrl) -> String {
+    let i = &MATCHER.endpoint.interactions;
+    if url.platform {
+        return "The platform hosts the service under its own base URL and credentials; migrate this request by \
+                its documentation (not rewritten)"
+            .to_string();
+    }
+    let stream = if url.stream { ", `\"stream\": true`" } else { "" };
+    format!(
+        "Send `POST {{base}}{}` with the header `{}: {}` and a JSON body holding `\"model\"`, `\"input\"` (the \
+         old `contents`){stream}",
+        i.path, i.header, i.revision
+    )
+}
+
+fn check_request(doc: &Document, facts: &Facts, request: &HttpRequest, cx: &mut RuleContext) {
+    let (name, value) = header();
+    let Some(url_range) = request.url.clone() else {
+        // A body on its own: the request that sends it must move too.
+        if let Body::Json(body) = &request.body
+            && let Some(call) = facts.calls.get(body.call)
+            && matches!(call.kind, CallKind::Rest { .. })
+        {
+            let message = "A request body of the predecessor endpoint (`contents` with parts)";
+            cx.report(
+                Diagnostic::new(&META, Severity::Error, message, call.callee.clone()).with_suggestion(format!(
+                    "The interactions endpoint takes `\"model\"` and `\"input\"` in the body (and `{name}: {value}` \
+                     as a header); rewrite it with the request that sends it"
+                )),
+            );
+        }
+        return;
+    };
+    let header_edit = |request: &HttpRequest| {
+        request.header_insert.as_ref().map(|(at, template)| {
+            Edit::replace(
+                *at..*at,
+                template.replace("{name}", name).replace("{value}", value),
+            )
+        })
+    };
+    if let Some(url) = MATCHER
+        .predecessor_urls(&doc.text, url_range.clone())
+        .into_iter()
+        .next()
+    {
+        let diagnostic = url_diagnostic(doc, &url);
+        if url.platform {
+            cx.report(diagnostic.with_suggestion(url_suggestion(&url)));
+            return;
+        }
+        cx.report(
+            match rewrite(doc, facts, request, &url, header_edit(request), cx) {
+                Ok(edits) => diagnostic.with_fix(Fix::new(
+                    Applicability::Unsafe,
+                    format!(
+                        "Send it to `{}` with `{name}: {value}` and the model in the body",
+                        MATCHER.endpoint.interactions.path
+                    ),
+                    edits,
+                )),
+                Err(reason) => diagnostic.with_suggestion(format!(
+                    "{}; not rewritten automatically: {reason}",
+                    url_suggestion(&url)
+                )),
+            },
+        );
+        return;
+    }
+    let Some(path) = MATCHER.interactions_urls(&doc.text, url_range).into_iter().next() else {
+        return;
+    };
+    if request.has_header(name) {
+        return;
+    }
+    let message = format!(
+        "Request to `{}` without the `{name}` header",
+        MATCHER.endpoint.interactions.path
+    );
+    let diagnostic = Diagnostic::new(&META, Severity::Error, message, path);
+    cx.report(match header_edit(request) {
+        Some(edit) => diagnostic.with_fix(Fix::safe(format!("Add the header `{name}: {value}`"), vec![edit])),
+        None => diagnostic.with_suggestion(format!("Send the header `{name}: {value}` with the request")),
+    });
+}
+
+/// The edits moving a predecessor request to the interactions endpoint, or why it cannot be.
+fn rewrite(
+    doc: &Document,
+    facts: &Facts,
+    request: &HttpRequest,
+    url: &PredecessorUrl,
+    header_edit: Option<Edit>,
+    cx: &RuleContext,
+) -> Result<Vec<Edit>, String> {
+    let (name, _) = header();
+    let body = match &request.body {
+        Body::Json(body) => body,
+        Body::None => return Err("the request sends no body to move the model into".into()),
+        Body::File(file) => {
+            return Err(format!(
+                "the body is read from `{file}`, which is checked on its own"
+            ));
+        }
+        Body::Unknown(reason) => return Err(reason.clone()),
+    };
+    let call = facts
+        .calls
+        .get(body.call)
+        .ok_or_else(|| "the body was not read".to_string())?;
+    let model = request
+        .model_value
+        .as_deref()
+        .ok_or_else(|| "the URL's model cannot be written into the body here".to_string())?;
+    let body_edits = rewrite_rest_body(call, model, doc, cx.settings, url.stream)?;
+    for edit in &body_edits {
+        if !body.allows(&edit.range, &edit.content.replace(model, "")) {
+            return Err("the body is not written literally where it would change".into());
+        }
+    }
+    let mut edits = body_edits;
+    let path = MATCHER
+        .endpoint
+        .interactions
+        .path
+        .trim_start_matches('/')
+        .to_string();
+    edits.push(Edit::replace(url.path.clone(), path));
+    if let Some(query) = &url.stream_query {
+        edits.push(Edit::replace(query.clone(), ""));
+    }
+    edits.extend(
+        request
+            .url_edits
+            .iter()
+            .map(|(r, c)| Edit::replace(r.clone(), c.clone())),
+    );
+    if !request.has_header(name) {
+        edits.push(header_edit.ok_or_else(|| "interlint cannot add a header to this request".to_string())?);
+    }
+    edits.sort_by_key(|e| (e.range.start, e.range.end));
+    Ok(edits)
+}
