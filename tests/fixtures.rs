@@ -150,3 +150,12 @@ fn negative_fixtures_have_no_findings() {
         }
     });
 }
+
+#[test]
+fn rest_fixtures() {
+    insta::glob!("../fixtures/rest", "**/*", |path| {
+        if path.is_file() {
+            insta::assert_snapshot!("rest", fixture_snapshot(path, false));
+        }
+    });
+}

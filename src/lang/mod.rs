@@ -6,11 +6,13 @@
 //! document's own text land on the right bytes of the file.
 
 pub mod bindings;
+pub mod http;
 pub mod javascript;
 pub mod json;
 pub mod markdown;
 pub mod notebook;
 pub mod python;
+pub mod rest;
 pub mod rust;
 pub mod shell;
 pub mod text;
@@ -49,6 +51,8 @@ pub enum Surface {
     Rust,
     Json,
     Shell,
+    /// REST-client request files (`.http`, `.rest`).
+    Http,
     Markdown,
     Text(CommentStyle),
 }
@@ -72,7 +76,7 @@ impl Surface {
             "json" | "jsonc" => Surface::Json,
             "sh" | "bash" | "zsh" => Surface::Shell,
             "md" | "mdx" | "markdown" => Surface::Markdown,
-            "http" | "rest" => Surface::Text(CommentStyle::LineStart),
+            "http" | "rest" => Surface::Http,
             _ => Surface::Text(text_comment_style(&name, ext)),
         }
     }
@@ -93,8 +97,10 @@ impl Surface {
             "tsx" => Surface::Tsx,
             "rust" | "rs" => Surface::Rust,
             "json" | "jsonc" => Surface::Json,
-            "sh" | "bash" | "shell" | "zsh" | "console" | "shell-session" | "shellsession" => Surface::Shell,
-            "http" | "rest" => Surface::Text(CommentStyle::LineStart),
+            "sh" | "bash" | "shell" | "zsh" | "console" | "shell-session" | "shellsession" | "curl" => {
+                Surface::Shell
+            }
+            "http" | "rest" => Surface::Http,
             "yaml" | "yml" | "toml" | "env" | "dotenv" | "ini" | "dockerfile" | "ruby" | "rb" | "r" => {
                 Surface::Text(CommentStyle::Hash)
             }
@@ -114,6 +120,7 @@ impl Surface {
             Surface::Rust => "Rust",
             Surface::Json => "JSON",
             Surface::Shell => "Shell",
+            Surface::Http => "HTTP",
             Surface::Markdown => "Markdown",
             Surface::Text(_) => "Text",
         }
@@ -299,6 +306,9 @@ pub struct Document {
     /// Lines of IPython magics (`%pip install ...`) in a notebook cell; their first character
     /// reads `#` in `text` so the cell parses as Python.
     pub magics: Vec<Range<usize>>,
+    /// Offsets of a terminal session's prompts (`$ `, `> `) that read as spaces in a shell
+    /// document, so that its commands parse.
+    pub prompts: Vec<usize>,
     /// What the document does with the API; computed on first use (or, for a notebook cell,
     /// with what the earlier cells bound).
     facts: OnceLock<Facts>,
@@ -346,6 +356,7 @@ impl Document {
             cell: None,
             syntax_errors,
             magics: Vec::new(),
+            prompts: Vec::new(),
             facts: OnceLock::new(),
         }
     }
@@ -359,8 +370,9 @@ impl Document {
             (Surface::JavaScript | Surface::TypeScript | Surface::Tsx, Syntax::TreeSitter(tree)) => {
                 javascript::facts::extract(tree, &self.text)
             }
-            (Surface::Shell, Syntax::TreeSitter(tree)) => shell::facts(tree, &self.text),
+            (Surface::Shell, Syntax::TreeSitter(tree)) => shell::facts(tree, &self.text, &self.prompts),
             (Surface::Json, Syntax::TreeSitter(tree)) => json::facts(tree, &self.text),
+            (Surface::Http, _) => http::facts(&self.text),
             _ => Facts::default(),
         })
     }
@@ -381,6 +393,7 @@ pub fn documents(surface: Surface, text: &str) -> Vec<Document> {
         Surface::Rust => vec![rust::parse(text.to_string())],
         Surface::Json => vec![json::parse(text.to_string())],
         Surface::Shell => vec![shell::parse(text.to_string())],
+        Surface::Http => vec![http::parse(text.to_string())],
         Surface::Text(style) => vec![text::parse(style, text.to_string())],
         Surface::Markdown => markdown::documents(text),
         Surface::Notebook => notebook::documents(text),

@@ -5,14 +5,14 @@ use std::ops::Range;
 
 use tree_sitter::Node;
 
+use super::rest::{self, UrlCall};
 use super::treesitter::{self, Grammar, children, text_of};
-use super::{Document, Surface, Syntax, json};
-use crate::api::{Body, CallKind, Facts, HttpRequest, ModelRef, Origin, Read, ReadKind};
-use crate::endpoint::{MATCHER, PredecessorUrl};
+use super::{Document, Surface, Syntax};
+use crate::api::{Body, CallKind, Facts, HttpRequest, Origin, Read, ReadKind};
 
 pub fn parse(mut text: String) -> Document {
-    blank_prompts(&mut text);
-    match treesitter::parse(Grammar::Bash, &text) {
+    let prompts = blank_prompts(&mut text);
+    let mut doc = match treesitter::parse(Grammar::Bash, &text) {
         Some(tree) => {
             let comments = treesitter::ranges_of_kinds(&tree, &["comment"]);
             let regions = treesitter::complement(text.len(), &comments);
@@ -23,31 +23,37 @@ pub fn parse(mut text: String) -> Document {
             let regions = std::iter::once(0..text.len()).collect();
             Document::whole(Surface::Shell, text, Syntax::None, regions, 0)
         }
-    }
+    };
+    doc.prompts = prompts;
+    doc
 }
 
-/// A terminal session's prompts (`$ curl ...`, `% curl ...` in docs) read as spaces, so the
-/// commands parse; every offset is kept.
-fn blank_prompts(text: &mut String) {
+/// A terminal session's prompts (`$ curl ...`, `% curl ...` and `> ` continuations in docs)
+/// read as spaces, so the commands parse; every offset is kept. Returns where they were.
+fn blank_prompts(text: &mut String) -> Vec<usize> {
     let mut prompts = Vec::new();
     let mut at = 0;
+    let mut continued = false;
     for line in text.split_inclusive('\n') {
         let indent = line.len() - line.trim_start_matches([' ', '\t']).len();
         let rest = &line[indent..];
-        if rest.starts_with("$ ") || rest.starts_with("% ") {
+        // `> ` continues a prompt's command after a line ending in a backslash.
+        if rest.starts_with("$ ") || rest.starts_with("% ") || (continued && rest.starts_with("> ")) {
             prompts.push(at + indent);
         }
+        continued = line.trim_end().ends_with('\\');
         at += line.len();
     }
     if prompts.is_empty() {
-        return;
+        return prompts;
     }
     let mut bytes = std::mem::take(text).into_bytes();
-    for p in prompts {
+    for &p in &prompts {
         bytes[p] = b' ';
     }
     // Only an ASCII byte was replaced by another.
     *text = String::from_utf8(bytes).unwrap_or_default();
+    prompts
 }
 
 /// Options of curl that take a value (the next argument, or the rest of a short cluster).
@@ -115,7 +121,8 @@ const DATA_OPTIONS: &[&str] = &[
 ];
 
 /// What a script does with the API: its curl requests and jq reads.
-pub fn facts(tree: &treesitter::Tree, text: &str) -> Facts {
+/// `prompts` are the offsets of the session prompts read as spaces (see [`parse`]).
+pub fn facts(tree: &treesitter::Tree, text: &str, prompts: &[usize]) -> Facts {
     let mut facts = Facts {
         comments: treesitter::ranges_of_kinds(tree, &["comment"]),
         ..Facts::default()
@@ -133,7 +140,7 @@ pub fn facts(tree: &treesitter::Tree, text: &str) -> Facts {
         true
     });
     for command in commands {
-        if let Some(request) = curl(command, text, &mut facts) {
+        if let Some(request) = curl(command, text, prompts, &mut facts) {
             facts.http.push(request);
         }
     }
@@ -178,7 +185,7 @@ struct CurlOption<'t> {
     attached: Option<String>,
 }
 
-fn curl<'t>(command: Node<'t>, text: &str, facts: &mut Facts) -> Option<HttpRequest> {
+fn curl<'t>(command: Node<'t>, text: &str, prompts: &[usize], facts: &mut Facts) -> Option<HttpRequest> {
     let args: Vec<Node<'t>> = {
         let mut cursor = command.walk();
         command.children_by_field_name("argument", &mut cursor).collect()
@@ -243,21 +250,23 @@ fn curl<'t>(command: Node<'t>, text: &str, facts: &mut Facts) -> Option<HttpRequ
     let url = urls
         .iter()
         .copied()
-        .find(|u| {
-            let r = u.byte_range();
-            !MATCHER.predecessor_urls(text, r.clone()).is_empty()
-                || !MATCHER.interactions_urls(text, r).is_empty()
-        })
+        .find(|u| rest::names_service(text, u.byte_range()))
         .or_else(|| urls.first().copied());
-    let predecessor = url.and_then(|u| MATCHER.predecessor_urls(text, u.byte_range()).into_iter().next());
-    let interactions = url.is_some_and(|u| !MATCHER.interactions_urls(text, u.byte_range()).is_empty());
+    let url_call = url.and_then(|u| rest::url_call(text, u.byte_range()));
+    let platform = url.is_some_and(|u| rest::names_service(text, u.byte_range())) && url_call.is_none();
 
     let mut headers = Vec::new();
     let mut header_nodes = Vec::new();
+    let mut header_option = "-H";
     for option in options.iter().filter(|o| o.name == "-H" || o.name == "--header") {
         let value = match (&option.value, &option.attached) {
             (Some(node), _) => {
                 header_nodes.push(*node);
+                header_option = if option.name == "--header" {
+                    "--header"
+                } else {
+                    "-H"
+                };
                 word_value(*node, text)
             }
             (None, Some(attached)) => attached.clone(),
@@ -271,29 +280,16 @@ fn curl<'t>(command: Node<'t>, text: &str, facts: &mut Facts) -> Option<HttpRequ
         .iter()
         .filter(|o| DATA_OPTIONS.contains(&o.name.as_str()))
         .collect();
-    let url_kind = match (&predecessor, interactions) {
-        (Some(p), _) if !p.platform => Some((
-            CallKind::Rest { stream: p.stream },
-            url_model(p, text),
-            p.path.clone(),
-            "the request".to_string(),
-        )),
-        (None, true) => Some((
-            CallKind::Interactions,
-            ModelRef::Absent,
-            url.map_or(0..0, |u| u.byte_range()),
-            "the request".to_string(),
-        )),
-        _ => None,
-    };
-    let known_url = url_kind.is_some() || predecessor.is_some();
+    let known_url = url_call.is_some() || platform;
     let mut model_value = None;
     let body = match data.as_slice() {
         [] => Body::None,
         [only] => match (&only.value, &only.attached) {
             (Some(node), _) => {
-                let (body, quoting) = body(command, *node, text, url_kind.clone(), facts);
-                if let (Some(p), Some(quoting)) = (&predecessor, quoting) {
+                let (body, quoting) = body(command, *node, text, url_call.as_ref(), facts);
+                if let (Some(p), Some(quoting)) =
+                    (url_call.as_ref().and_then(|u| u.predecessor.as_ref()), quoting)
+                {
                     model_value = model_value_in(text.get(p.model.clone()).unwrap_or_default(), quoting);
                 }
                 body
@@ -309,7 +305,12 @@ fn curl<'t>(command: Node<'t>, text: &str, facts: &mut Facts) -> Option<HttpRequ
         return None;
     }
     let anchor = header_nodes.last().copied().or(url);
-    let header_insert = anchor.map(|a| (a.end_byte(), header_text(a, command, text)));
+    let header_insert = anchor.map(|a| {
+        (
+            a.end_byte(),
+            header_text(a, command, header_option, text, prompts),
+        )
+    });
     Some(HttpRequest {
         range: command.byte_range(),
         url: url.map(|u| u.byte_range()),
@@ -319,23 +320,6 @@ fn curl<'t>(command: Node<'t>, text: &str, facts: &mut Facts) -> Option<HttpRequ
         model_value,
         url_edits: Vec::new(),
     })
-}
-
-/// The model of a predecessor URL: an id written in the URL, or something else.
-fn url_model(url: &PredecessorUrl, text: &str) -> ModelRef {
-    let model = text.get(url.model.clone()).unwrap_or_default();
-    if is_literal_id(model) {
-        ModelRef::Literal(model.to_string())
-    } else {
-        ModelRef::Unresolved
-    }
-}
-
-fn is_literal_id(model: &str) -> bool {
-    !model.is_empty()
-        && model
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '_'))
 }
 
 /// How the text of a body is quoted in the script.
@@ -351,7 +335,7 @@ enum Quoting {
 
 /// The URL's model as a JSON value of a body quoted this way.
 fn model_value_in(model: &str, quoting: Quoting) -> Option<String> {
-    if is_literal_id(model) {
+    if rest::is_literal_id(model) {
         return Some(format!("\"{model}\""));
     }
     let variable = model.starts_with('$') && !model.contains(['\'', '"', '`', '(', ' ']);
@@ -367,7 +351,7 @@ fn body(
     command: Node,
     value: Node,
     text: &str,
-    url: Option<(CallKind, ModelRef, Range<usize>, String)>,
+    url: Option<&UrlCall>,
     facts: &mut Facts,
 ) -> (Body, Option<Quoting>) {
     let written = word_value(value, text);
@@ -402,7 +386,7 @@ fn body(
             (Quoting::Heredoc, "$`\\")
         };
         return (
-            json_body(content.byte_range(), literal, forbidden, text, url, facts),
+            rest::json_body(content.byte_range(), literal, forbidden, text, url, facts),
             Some(quoting),
         );
     }
@@ -446,48 +430,15 @@ fn body(
         .map(|p| p.start_byte() + 1..p.end_byte().saturating_sub(1).max(p.start_byte() + 1))
         .collect();
     (
-        json_body(start..end.max(start), literal, "'", text, url, facts),
+        rest::json_body(start..end.max(start), literal, "'", text, url, facts),
         Some(Quoting::Single),
     )
 }
 
-/// A body whose JSON text is `text[range]` where it lies in `literal`; the rest (expansions,
-/// quotes between pieces) reads as filler inside the JSON, so a body splicing in a variable
-/// within a string still parses.
-fn json_body(
-    range: Range<usize>,
-    literal: Vec<Range<usize>>,
-    forbidden: &'static str,
-    text: &str,
-    url: Option<(CallKind, ModelRef, Range<usize>, String)>,
-    facts: &mut Facts,
-) -> Body {
-    let Some(written) = text.get(range.clone()) else {
-        return Body::Unknown("the body is not text".into());
-    };
-    let mut masked = String::with_capacity(written.len());
-    for (i, c) in written.char_indices() {
-        let at = range.start + i;
-        if literal.iter().any(|l| l.contains(&at)) {
-            masked.push(c);
-        } else {
-            masked.extend(std::iter::repeat_n('x', c.len_utf8()));
-        }
-    }
-    let tree = treesitter::parse(Grammar::Json, &masked);
-    let root = tree.as_ref().and_then(json::root_object);
-    match root {
-        Some(root) if !root.has_error() => {
-            json::push_body(facts, root, &masked, range.start, url, Some(literal), forbidden)
-                .unwrap_or_else(|| Body::Unknown("the body is not a request of the service".into()))
-        }
-        _ => Body::Unknown("the body is not a JSON object interlint can read".into()),
-    }
-}
-
-/// How a header is added after `anchor` (the last header, or the URL): on a line of its own
-/// when the command continues on the next line, else on the same line.
-fn header_text(anchor: Node, command: Node, text: &str) -> String {
+/// How a header is added after `anchor` (the last header, or the URL), with the option the
+/// command already uses: on a line of its own when the command continues on the next line,
+/// else on the same line.
+fn header_text(anchor: Node, command: Node, option: &str, text: &str, prompts: &[usize]) -> String {
     let rest = text
         .get(anchor.end_byte()..command.end_byte())
         .unwrap_or_default();
@@ -495,16 +446,24 @@ fn header_text(anchor: Node, command: Node, text: &str) -> String {
         || rest.trim_start_matches([' ', '\t']).starts_with("\\\r\n");
     if continued {
         let next_line = rest.find('\n').map_or(rest.len(), |i| i + 1);
-        let indent: String = rest
+        let mut indent: String = rest
             .get(next_line..)
             .unwrap_or_default()
             .chars()
             .take_while(|c| *c == ' ' || *c == '\t')
             .collect();
+        // A session's continuation prompt is written again on the new line.
+        let line_start = anchor.end_byte() + next_line;
+        if let Some(p) = prompts
+            .iter()
+            .find(|p| (line_start..line_start + indent.len()).contains(p))
+        {
+            indent.replace_range(p - line_start..p - line_start + 1, ">");
+        }
         let newline = if rest.contains("\r\n") { "\r\n" } else { "\n" };
-        format!(" \\{newline}{indent}-H '{{name}}: {{value}}'")
+        format!(" \\{newline}{indent}{option} '{{name}}: {{value}}'")
     } else {
-        " -H '{name}: {value}'".to_string()
+        format!(" {option} '{{name}}: {{value}}'")
     }
 }
 
@@ -552,7 +511,7 @@ mod tests {
         let Syntax::TreeSitter(tree) = &doc.syntax else {
             panic!("parsed")
         };
-        let facts = facts(tree, &doc.text);
+        let facts = facts(tree, &doc.text, &doc.prompts);
         (doc, facts)
     }
 
@@ -569,7 +528,10 @@ mod tests {
         };
         let call = &facts.calls[body.call];
         assert_eq!(call.kind, CallKind::Rest { stream: false });
-        assert_eq!(call.model, ModelRef::Literal("model-2.0-flash".into()));
+        assert_eq!(
+            call.model,
+            crate::api::ModelRef::Literal("model-2.0-flash".into())
+        );
         let keys: Vec<&str> = call.args.iter().map(|a| a.key.as_str()).collect();
         assert_eq!(keys, ["contents", "generationConfig"]);
         assert_eq!(

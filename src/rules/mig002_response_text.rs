@@ -73,10 +73,16 @@ impl Rule for ResponseText {
                         edits,
                     ))
                 } else {
-                    diagnostic.with_suggestion(format!(
-                        "An interaction holds steps: read the answer as `{new}` once the call is \
-                     `interactions.create` (MIG001)"
-                    ))
+                    diagnostic.with_suggestion(match dialect {
+                        Dialect::Json => format!(
+                            "An interaction holds steps: read the answer as `{new}` once the request goes to \
+                             the interactions endpoint (MIG007)"
+                        ),
+                        _ => format!(
+                            "An interaction holds steps: read the answer as `{new}` once the call is \
+                             `interactions.create` (MIG001)"
+                        ),
+                    })
                 },
             );
         }

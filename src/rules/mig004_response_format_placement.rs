@@ -61,10 +61,16 @@ impl Rule for ResponseFormatPlacement {
                     );
                     cx.report(
                         Diagnostic::new(&META, Severity::Error, message, entry.key_range.clone())
-                            .with_suggestion(
-                                "Describe the expected output in a top-level `response_format` argument of \
-                             `interactions.create`",
-                            ),
+                            .with_suggestion(match dialect {
+                                Dialect::Json => {
+                                    "Describe the expected output in a top-level `response_format` field of the \
+                                     interactions request body"
+                                }
+                                _ => {
+                                    "Describe the expected output in a top-level `response_format` argument of \
+                                     `interactions.create`"
+                                }
+                            }),
                     );
                 } else if key == "response_format" {
                     let message =

@@ -1,0 +1,108 @@
+//! What the surfaces that write raw HTTP requests (shell, REST-client files, Rust) share: what a
+//! URL says about the request, and how a JSON body written in the document is read.
+
+use std::ops::Range;
+
+use super::json;
+use super::treesitter::{self, Grammar};
+use crate::api::{Body, CallKind, Facts, ModelRef};
+use crate::endpoint::{MATCHER, PredecessorUrl};
+
+/// What a request's URL says: the kind of call its body makes, the model the URL names, and
+/// where the request's findings point.
+#[derive(Clone, Debug)]
+pub struct UrlCall {
+    pub kind: CallKind,
+    pub model: ModelRef,
+    pub callee: Range<usize>,
+    /// The predecessor URL, when it is one.
+    pub predecessor: Option<PredecessorUrl>,
+}
+
+/// Whether a URL in `text[range]` names the service (the predecessor or the interactions
+/// endpoint).
+pub fn names_service(text: &str, range: Range<usize>) -> bool {
+    !MATCHER.predecessor_urls(text, range.clone()).is_empty()
+        || !MATCHER.interactions_urls(text, range).is_empty()
+}
+
+/// The call a URL written at `text[range]` makes; `None` for another service, and for a
+/// platform-hosted URL (reported, never rewritten).
+pub fn url_call(text: &str, range: Range<usize>) -> Option<UrlCall> {
+    if let Some(url) = MATCHER.predecessor_urls(text, range.clone()).into_iter().next() {
+        if url.platform {
+            return None;
+        }
+        let model = text.get(url.model.clone()).unwrap_or_default();
+        return Some(UrlCall {
+            kind: CallKind::Rest { stream: url.stream },
+            model: if is_literal_id(model) {
+                ModelRef::Literal(model.to_string())
+            } else {
+                ModelRef::Unresolved
+            },
+            callee: url.path.clone(),
+            predecessor: Some(url),
+        });
+    }
+    MATCHER
+        .interactions_urls(text, range.clone())
+        .first()
+        .map(|_| UrlCall {
+            kind: CallKind::Interactions,
+            model: ModelRef::Absent,
+            callee: range,
+            predecessor: None,
+        })
+}
+
+/// A model written out in a URL (`gemini-2.0-flash`), not a variable or placeholder.
+pub fn is_literal_id(model: &str) -> bool {
+    !model.is_empty()
+        && model
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '_'))
+}
+
+/// A body whose JSON text is `text[range]` where it lies in `literal`; the rest (expansions,
+/// quotes between pieces) reads as filler inside the JSON, so a body splicing a variable into a
+/// string still parses. `forbidden` are the characters an edit may not write in the literal
+/// ranges.
+pub fn json_body(
+    range: Range<usize>,
+    literal: Vec<Range<usize>>,
+    forbidden: &'static str,
+    text: &str,
+    url: Option<&UrlCall>,
+    facts: &mut Facts,
+) -> Body {
+    let Some(written) = text.get(range.clone()) else {
+        return Body::Unknown("the body is not text".into());
+    };
+    let mut masked = String::with_capacity(written.len());
+    for (i, c) in written.char_indices() {
+        let at = range.start + i;
+        if literal.iter().any(|l| l.contains(&at)) {
+            masked.push(c);
+        } else {
+            masked.extend(std::iter::repeat_n('x', c.len_utf8()));
+        }
+    }
+    let tree = treesitter::parse(Grammar::Json, &masked);
+    let root = tree.as_ref().and_then(json::root_object);
+    match root {
+        Some(root) if !root.has_error() => {
+            let url = url.map(|u| {
+                (
+                    u.kind,
+                    u.model.clone(),
+                    u.callee.clone(),
+                    "the request".to_string(),
+                )
+            });
+            json::push_body(facts, root, &masked, range.start, url, Some(literal), forbidden)
+                .unwrap_or_else(|| Body::Unknown("the body is not a request of the service".into()))
+        }
+        _ => Body::Unknown("the body is not a JSON object interlint can read".into()),
+    }
+}
