@@ -49,6 +49,14 @@ pub fn documents(text: &str) -> Vec<Document> {
             continue;
         };
         let (mut content, map) = decode_source(source, text);
+        // A `%%bash` cell is a shell script; its magic line reads as a shell comment.
+        let surface = match shell_cell_magic(&content) {
+            Some(at) if surface == Surface::Python => {
+                content.replace_range(at..at + 1, "#");
+                Surface::Shell
+            }
+            _ => surface,
+        };
         let magics = if surface == Surface::Python {
             comment_out_magics(&mut content)
         } else {
@@ -156,6 +164,18 @@ fn decode_source(source: Node, text: &str) -> (String, OffsetMap) {
     (content, map)
 }
 
+/// Where a cell's `%%bash` (`%%sh`, `%%script bash`) magic starts, when it has one.
+fn shell_cell_magic(content: &str) -> Option<usize> {
+    let first = content.lines().find(|l| !l.trim().is_empty())?;
+    let words: Vec<&str> = first.split_whitespace().collect();
+    let shell = match words.as_slice() {
+        ["%%bash" | "%%sh", ..] => true,
+        ["%%script", program, ..] => matches!(*program, "bash" | "sh" | "zsh"),
+        _ => false,
+    };
+    shell.then(|| content.find("%%")).flatten()
+}
+
 /// IPython magics (`%pip`, `!ls`) are not Python: turn their first character into `#` so they
 /// parse as comments, keeping every offset. Returns the magic lines (without the newline).
 fn comment_out_magics(content: &mut String) -> Vec<std::ops::Range<usize>> {
@@ -179,6 +199,16 @@ fn comment_out_magics(content: &mut String) -> Vec<std::ops::Range<usize>> {
 mod tests {
     use super::*;
     use crate::diagnostic::Edit;
+
+    #[test]
+    fn bash_cells_are_shell_scripts() {
+        let text = r#"{"cells": [{"cell_type": "code", "source": ["%%bash\n", "curl https://h/v1beta/models/m:generateContent -d @b.json\n"]}], "metadata": {}}"#;
+        let docs = documents(text);
+        assert_eq!(docs.len(), 1);
+        assert_eq!(docs[0].surface, Surface::Shell);
+        assert!(docs[0].text.starts_with("#%bash\n"));
+        assert_eq!(docs[0].facts().http.len(), 1);
+    }
 
     #[test]
     fn cells_are_documents() {
