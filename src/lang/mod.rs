@@ -14,6 +14,7 @@ pub mod notebook;
 pub mod python;
 pub mod rest;
 pub mod rust;
+pub mod rust_requests;
 pub mod shell;
 pub mod text;
 pub(crate) mod treesitter;
@@ -373,6 +374,7 @@ impl Document {
             (Surface::Shell, Syntax::TreeSitter(tree)) => shell::facts(tree, &self.text, &self.prompts),
             (Surface::Json, Syntax::TreeSitter(tree)) => json::facts(tree, &self.text),
             (Surface::Http, _) => http::facts(&self.text),
+            (Surface::Rust, Syntax::Rust(file)) => rust_requests::facts(file, &self.text),
             _ => Facts::default(),
         })
     }
