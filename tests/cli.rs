@@ -606,3 +606,24 @@ fn request_field_table_is_configurable() {
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("interlint.toml"), "{}", stderr(&o));
 }
+
+/// The issue's curl migration, in a script and in a Markdown code block: `--fix` replaces the
+/// model id and drops the sampling field the newest generation rejects; `--unsafe-fixes` moves
+/// the request to the interactions endpoint. The fixed bodies are valid JSON.
+#[test]
+fn curl_migration_end_to_end() {
+    const BEFORE: &str = "curl \"https://api.example.com/v1beta/models/model-2.0-flash:generateContent?key=$API_KEY\" \\\n  -H 'Content-Type: application/json' \\\n  -X POST \\\n  -d '{\"contents\": [{\"parts\": [{\"text\": \"Hello\"}]}], \"generationConfig\": {\"temperature\": 0.5}}'\n";
+    const SAFE: &str = "curl \"https://api.example.com/v1beta/models/model-3.5-flash:generateContent?key=$API_KEY\" \\\n  -H 'Content-Type: application/json' \\\n  -X POST \\\n  -d '{\"contents\": [{\"parts\": [{\"text\": \"Hello\"}]}]}'\n";
+    const ALL: &str = "curl \"https://api.example.com/v1beta/interactions?key=$API_KEY\" \\\n  -H 'Content-Type: application/json' \\\n  -H 'Api-Revision: 2026-05-20' \\\n  -X POST \\\n  -d '{\"model\": \"model-3.5-flash\", \"input\": [{\"parts\": [{\"text\": \"Hello\"}]}]}'\n";
+    assert_migration("sh", BEFORE, SAFE, ALL);
+    let fenced = |code: &str| format!("# Calling the service\n\nWith curl:\n\n```sh\n{code}```\n");
+    assert_migration("md", &fenced(BEFORE), &fenced(SAFE), &fenced(ALL));
+    for text in [SAFE, ALL] {
+        let body = text
+            .split("-d '")
+            .nth(1)
+            .and_then(|rest| rest.split('\'').next())
+            .expect("a body");
+        serde_json::from_str::<serde_json::Value>(body).expect("the fixed body is JSON");
+    }
+}
