@@ -109,6 +109,23 @@ const PIECES: &[&str] = &[
     "(",
     ")",
     ";",
+    // Raw HTTP requests: curl, REST-client files, Rust builders, jq filters.
+    "curl \"https://h/v1beta/models/gemini-2.0-flash:generateContent?key=$K\" ",
+    "curl -s https://h/v1beta/interactions ",
+    "$BASE/v1beta/models/$MODEL:streamGenerateContent?alt=sse",
+    " \\\n  -H 'Content-Type: application/json'",
+    " --header 'Api-Revision: 2026-05-20'",
+    " -d '{\"contents\": [{\"parts\": [{\"text\": \"hi\"}]}], \"generationConfig\": {\"temperature\": 0.5}}'",
+    " -d @- <<EOF\n{\"contents\": [{\"parts\": []}]}\nEOF\n",
+    "'\"$P\"'",
+    " | jq -r '.candidates[0].content.parts[0].text'",
+    "###\nPOST {{host}}/v1beta/models/{{model}}:generateContent\nContent-Type: application/json\n\n",
+    "\"generationConfig\": {\"topK\": 3}",
+    "client.post(format!(\"{}/v1beta/models/{}:generateContent\", base, model)).json(&json!({\"contents\": []}))",
+    "$ ",
+    "> ",
+    "```sh\n",
+    "%%bash\n",
 ];
 
 fn settings() -> Settings {

@@ -391,7 +391,24 @@ fn body(
         );
     }
     if let Some(file) = written.strip_prefix('@') {
-        return (Body::File(file.to_string()), None);
+        // A file named literally is checked on its own; one named by a variable or made by a
+        // command (`@<(echo ...)`, `@$TMP`) is not followed.
+        let raw = text_of(value, text);
+        return if file.is_empty() {
+            (
+                Body::Unknown("the body is produced by a command (`@<(...)`)".into()),
+                None,
+            )
+        } else if file.contains(['$', '`', '(']) {
+            (
+                Body::Unknown(format!(
+                    "the body is read from `{raw}`, which interlint does not follow"
+                )),
+                None,
+            )
+        } else {
+            (Body::File(file.to_string()), None)
+        };
     }
     let pieces: Vec<Node> = match value.kind() {
         "raw_string" => vec![value],
