@@ -104,6 +104,48 @@ impl Call {
         }
     }
 
+    /// The call a request body makes: the members of `map` (an object written at `braces`)
+    /// are its arguments, and its model is the body's `model` string, else `url_model`.
+    /// `text` is the text the ranges point into, shifted by `base`.
+    pub fn of_body(
+        map: MapValue,
+        kind: CallKind,
+        url_model: ModelRef,
+        callee: Range<usize>,
+        braces: Range<usize>,
+        text: &str,
+        base: usize,
+    ) -> Call {
+        let model = match map.get("model").map(|e| &e.value.kind) {
+            Some(ValueKind::Str(id)) => ModelRef::Literal(id.clone()),
+            Some(_) => ModelRef::Unresolved,
+            None => url_model,
+        };
+        let open = braces.start + 1;
+        let insert_at = map.entries.last().map_or(open, |e| e.range.end);
+        // Members on lines of their own: new ones go on their own lines, indented alike.
+        let arg_indent = map.entries.first().and_then(|first| {
+            let start = first.range.start.checked_sub(base)?;
+            text.get(open.checked_sub(base)?..start)?
+                .contains('\n')
+                .then(|| line_indent(text, start))
+        });
+        Call {
+            kind,
+            range: braces,
+            callee,
+            method: None,
+            callee_text: "the request".to_string(),
+            alias: None,
+            spread: !map.complete,
+            args: map.entries,
+            positional: Vec::new(),
+            insert_at,
+            arg_indent,
+            model,
+        }
+    }
+
     pub fn is_predecessor_request(&self) -> bool {
         matches!(
             self.kind,
@@ -392,6 +434,20 @@ pub struct JsonBody {
     pub literal: Vec<Range<usize>>,
     /// Characters an edit of the body may not write (a `'` in a single-quoted shell string).
     pub forbidden: &'static str,
+}
+
+impl Facts {
+    /// Records a request body's call and returns the body, written literally in `literal`.
+    pub fn push_body(&mut self, call: Call, literal: Vec<Range<usize>>, forbidden: &'static str) -> Body {
+        let open = call.range.start + 1;
+        self.calls.push(call);
+        Body::Json(JsonBody {
+            call: self.calls.len() - 1,
+            open,
+            literal,
+            forbidden,
+        })
+    }
 }
 
 impl JsonBody {

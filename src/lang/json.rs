@@ -2,9 +2,7 @@
 
 use super::treesitter::{self, Grammar};
 use super::{Document, Surface};
-use crate::api::{
-    Body, Call, CallKind, Entry, Facts, HttpRequest, JsonBody, MapValue, ModelRef, Value, ValueKind,
-};
+use crate::api::{Body, Call, CallKind, Entry, Facts, HttpRequest, MapValue, ModelRef, Value, ValueKind};
 
 pub fn parse(text: String) -> Document {
     treesitter::document(Surface::Json, Grammar::Json, text, &["string"])
@@ -278,46 +276,18 @@ pub fn body_shape(map: &MapValue) -> BodyShape {
     BodyShape::Other
 }
 
-/// The call a request body makes: its members are the arguments. `text` is the text the
-/// object's node was parsed from, which starts at `base` in the document.
-pub fn body_call(
-    node: tree_sitter::Node,
-    text: &str,
-    base: usize,
-    kind: CallKind,
-    url_model: ModelRef,
-    callee: std::ops::Range<usize>,
-    callee_text: String,
-) -> Call {
-    let map = object(node, text, base);
-    let model = match map.get("model").map(|e| &e.value.kind) {
-        Some(ValueKind::Str(id)) => ModelRef::Literal(id.clone()),
-        Some(_) => ModelRef::Unresolved,
-        None => url_model,
+/// What a body written on its own (no URL with it) is: the kind of its call and where its
+/// finding points; `None` when it does not have the shape of a request body.
+pub fn body_alone(map: &MapValue, start: usize) -> Option<(CallKind, std::ops::Range<usize>)> {
+    let (kind, key) = match body_shape(map) {
+        BodyShape::Predecessor => (CallKind::Rest { stream: false }, "contents"),
+        BodyShape::Interactions => (CallKind::Interactions, "model"),
+        BodyShape::Other => return None,
     };
-    let members = treesitter::elements(node);
-    let open = node.start_byte() + 1;
-    let insert_at = members.last().map_or(open, |m| m.end_byte()) + base;
-    let arg_indent = members.first().and_then(|first| {
-        let between = text.get(open..first.start_byte())?;
-        between
-            .contains('\n')
-            .then(|| crate::api::line_indent(text, first.start_byte()))
-    });
-    Call {
+    Some((
         kind,
-        range: node.start_byte() + base..node.end_byte() + base,
-        callee,
-        method: None,
-        callee_text,
-        alias: None,
-        spread: !map.complete,
-        args: map.entries,
-        positional: Vec::new(),
-        insert_at,
-        arg_indent,
-        model,
-    }
+        map.get(key).map_or(start..start + 1, |e| e.key_range.clone()),
+    ))
 }
 
 /// The facts of a JSON document: a request body written on its own.
@@ -343,44 +313,19 @@ pub fn push_body(
     node: tree_sitter::Node,
     text: &str,
     base: usize,
-    url: Option<(CallKind, ModelRef, std::ops::Range<usize>, String)>,
+    url: Option<(CallKind, ModelRef, std::ops::Range<usize>)>,
     literal: Option<Vec<std::ops::Range<usize>>>,
     forbidden: &'static str,
 ) -> Option<Body> {
     let map = object(node, text, base);
-    let shape = body_shape(&map);
-    let (kind, model, callee, callee_text) = match (url, shape) {
-        (Some(url), _) => url,
-        (None, BodyShape::Predecessor) => {
-            let start = node.start_byte() + base;
-            let at = map
-                .get("contents")
-                .map_or(start..start + 1, |e| e.key_range.clone());
-            (
-                CallKind::Rest { stream: false },
-                ModelRef::Absent,
-                at,
-                "the request body".to_string(),
-            )
+    let (kind, model, callee) = match url {
+        Some(url) => url,
+        None => {
+            let (kind, at) = body_alone(&map, node.start_byte() + base)?;
+            (kind, ModelRef::Absent, at)
         }
-        (None, BodyShape::Interactions) => {
-            let at = map.get("model").map_or(0..0, |e| e.key_range.clone());
-            (
-                CallKind::Interactions,
-                ModelRef::Absent,
-                at,
-                "the request body".to_string(),
-            )
-        }
-        (None, BodyShape::Other) => return None,
     };
-    let call = body_call(node, text, base, kind, model, callee, callee_text);
-    let literal = literal.unwrap_or_else(|| vec![call.range.clone()]);
-    facts.calls.push(call);
-    Some(Body::Json(JsonBody {
-        call: facts.calls.len() - 1,
-        open: node.start_byte() + base + 1,
-        literal,
-        forbidden,
-    }))
+    let braces = node.start_byte() + base..node.end_byte() + base;
+    let call = Call::of_body(map, kind, model, callee, braces.clone(), text, base);
+    Some(facts.push_body(call, literal.unwrap_or_else(|| vec![braces]), forbidden))
 }

@@ -92,14 +92,7 @@ pub fn json_body(
     let root = tree.as_ref().and_then(json::root_object);
     match root {
         Some(root) if !root.has_error() => {
-            let url = url.map(|u| {
-                (
-                    u.kind,
-                    u.model.clone(),
-                    u.callee.clone(),
-                    "the request".to_string(),
-                )
-            });
+            let url = url.map(|u| (u.kind, u.model.clone(), u.callee.clone()));
             json::push_body(facts, root, &masked, range.start, url, Some(literal), forbidden)
                 .unwrap_or_else(|| Body::Unknown("the body is not a request of the service".into()))
         }

@@ -10,9 +10,7 @@ use syn::spanned::Spanned;
 use syn::visit::Visit;
 
 use super::rest::{self, UrlCall};
-use crate::api::{
-    Body, Call, CallKind, Entry, Facts, HttpRequest, JsonBody, MapValue, ModelRef, Value, ValueKind,
-};
+use crate::api::{Body, Call, CallKind, Entry, Facts, HttpRequest, MapValue, ModelRef, Value, ValueKind};
 
 fn range(span: proc_macro2::Span) -> Range<usize> {
     span.byte_range()
@@ -39,28 +37,12 @@ pub fn facts(file: &syn::File, text: &str) -> Facts {
         if used.iter().any(|u| u.start <= mac.start && mac.end <= u.end) {
             continue;
         }
-        if let Some((map, open, close, arg_indent)) = json_object(&mac.tokens, text) {
-            let shape = super::json::body_shape(&map);
-            let kind = match shape {
-                super::json::BodyShape::Predecessor => CallKind::Rest { stream: false },
-                super::json::BodyShape::Interactions => CallKind::Interactions,
-                super::json::BodyShape::Other => continue,
-            };
-            let callee = map
-                .get("contents")
-                .or(map.get("model"))
-                .map_or(open..open + 1, |e| e.key_range.clone());
-            let body = push_call(
-                &mut facts,
-                map,
-                kind,
-                ModelRef::Absent,
-                callee,
-                open,
-                close,
-                arg_indent,
-            );
-            facts.http.push(HttpRequest::body_alone(open..close, body));
+        if let Some((map, braces)) = json_object(&mac.tokens, text)
+            && let Some((kind, callee)) = super::json::body_alone(&map, braces.start)
+        {
+            let call = Call::of_body(map, kind, ModelRef::Absent, callee, braces.clone(), text, 0);
+            let body = facts.push_body(call, vec![braces.clone()], "");
+            facts.http.push(HttpRequest::body_alone(braces, body));
         }
     }
     facts
@@ -288,7 +270,7 @@ fn request(
                     Some((tokens, span)) => {
                         used.push(span);
                         match json_object(&tokens, text) {
-                            Some((map, open, close, indent)) => {
+                            Some((map, braces)) => {
                                 let (kind, model, callee) = match &url_call {
                                     Some(u) => (u.kind, u.model.clone(), u.callee.clone()),
                                     None => (
@@ -297,7 +279,8 @@ fn request(
                                         url.literal.clone(),
                                     ),
                                 };
-                                push_call(facts, map, kind, model, callee, open, close, indent)
+                                let call = Call::of_body(map, kind, model, callee, braces.clone(), text, 0);
+                                facts.push_body(call, vec![braces], "")
                             }
                             None => {
                                 Body::Unknown("the `json!` body is not an object interlint can read".into())
@@ -389,49 +372,8 @@ fn model_in_body(url_call: &UrlCall, url: &Url, text: &str) -> (Option<String>, 
     }
 }
 
-/// Records a body's call and returns the body; `json!` bodies are written literally.
-#[allow(clippy::too_many_arguments)]
-fn push_call(
-    facts: &mut Facts,
-    map: MapValue,
-    kind: CallKind,
-    url_model: ModelRef,
-    callee: Range<usize>,
-    open: usize,
-    close: usize,
-    arg_indent: Option<String>,
-) -> Body {
-    let model = match map.get("model").map(|e| &e.value.kind) {
-        Some(ValueKind::Str(id)) => ModelRef::Literal(id.clone()),
-        Some(_) => ModelRef::Unresolved,
-        None => url_model,
-    };
-    let insert_at = map.entries.last().map_or(open + 1, |e| e.range.end);
-    facts.calls.push(Call {
-        kind,
-        range: open..close,
-        callee,
-        method: None,
-        callee_text: "the request".to_string(),
-        alias: None,
-        spread: !map.complete,
-        args: map.entries,
-        positional: Vec::new(),
-        insert_at,
-        arg_indent,
-        model,
-    });
-    Body::Json(JsonBody {
-        call: facts.calls.len() - 1,
-        open: open + 1,
-        literal: std::iter::once(open..close).collect(),
-        forbidden: "",
-    })
-}
-
-/// The object of a `json!` call's tokens: its members, the braces' span and the members'
-/// indentation when they sit on their own lines.
-fn json_object(tokens: &TokenStream, text: &str) -> Option<(MapValue, usize, usize, Option<String>)> {
+/// The object of a `json!` call's tokens: its members and the braces' span.
+fn json_object(tokens: &TokenStream, text: &str) -> Option<(MapValue, Range<usize>)> {
     let trees: Vec<TokenTree> = tokens.clone().into_iter().collect();
     let [TokenTree::Group(group)] = trees.as_slice() else {
         return None;
@@ -439,14 +381,8 @@ fn json_object(tokens: &TokenStream, text: &str) -> Option<(MapValue, usize, usi
     if group.delimiter() != Delimiter::Brace {
         return None;
     }
-    let r = range(group.span());
-    let map = object(group.stream(), r.clone(), text);
-    let indent = map.entries.first().and_then(|first| {
-        text.get(r.start + 1..first.range.start)?
-            .contains('\n')
-            .then(|| crate::api::line_indent(text, first.range.start))
-    });
-    Some((map, r.start, r.end, indent))
+    let braces = range(group.span());
+    Some((object(group.stream(), braces.clone(), text), braces))
 }
 
 /// Top-level comma-separated pieces of a group's tokens.
