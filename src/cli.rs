@@ -38,6 +38,12 @@ enum Command {
         /// A rule code, such as MIG009.
         code: String,
     },
+    /// Print a JSON Schema interlint checks documents against.
+    Schema {
+        /// The schema's name.
+        #[arg(value_enum)]
+        name: crate::manifest::SchemaName,
+    },
     /// Print a shell completion script.
     Completions { shell: clap_complete::Shell },
 }
@@ -126,6 +132,7 @@ pub fn main() -> ExitCode {
         Some(Command::Rules { triggers: false }) => print_rules(),
         Some(Command::Rules { triggers: true }) => print_triggers(),
         Some(Command::Explain { code }) => explain(&code),
+        Some(Command::Schema { name }) => print_schema(name),
         Some(Command::Completions { shell }) => {
             clap_complete::generate(shell, &mut Cli::command(), "interlint", &mut io::stdout());
             Ok(EXIT_CLEAN)
@@ -172,6 +179,11 @@ fn print_rules() -> anyhow::Result<u8> {
             m.surfaces
         )?;
     }
+    Ok(EXIT_CLEAN)
+}
+
+fn print_schema(name: crate::manifest::SchemaName) -> anyhow::Result<u8> {
+    io::stdout().lock().write_all(name.text().as_bytes())?;
     Ok(EXIT_CLEAN)
 }
 

@@ -11,6 +11,7 @@ pub mod endpoint;
 pub mod engine;
 pub mod fix;
 pub mod lang;
+pub mod manifest;
 pub mod models;
 pub mod output;
 pub mod registry;

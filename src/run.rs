@@ -116,7 +116,7 @@ pub fn check_bytes(
     options: RunOptions,
     write: bool,
 ) -> FileReport {
-    if !settings.may_have_findings(&bytes) {
+    if !settings.may_have_findings(path, &bytes) {
         return FileReport {
             path: path.to_path_buf(),
             ..FileReport::default()

@@ -129,9 +129,14 @@ impl Settings {
         })
     }
 
-    /// Whether a file's bytes contain a trigger word of an enabled rule.
-    pub fn may_have_findings(&self, bytes: &[u8]) -> bool {
+    /// Whether a file's bytes contain a trigger word of an enabled rule, or an enabled rule
+    /// claims the file by its name.
+    pub fn may_have_findings(&self, path: &Path, bytes: &[u8]) -> bool {
         self.prefilter.as_ref().is_some_and(|p| p.is_match(bytes))
+            || path
+                .file_name()
+                .and_then(|n| n.to_str())
+                .is_some_and(|name| self.rules.iter().any(|r| r.claims_file(name)))
     }
 
     /// The path as globs see it: relative to the root when under it.

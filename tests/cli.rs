@@ -627,3 +627,54 @@ fn curl_migration_end_to_end() {
         serde_json::from_str::<serde_json::Value>(body).expect("the fixed body is JSON");
     }
 }
+
+#[test]
+fn schema_command_prints_the_manifest_schema() {
+    let dir = tree(&[]);
+    let o = interlint(dir.path(), &["schema", "benchmark-manifest"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let printed: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("the schema is JSON");
+    let file = fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("rules/schemas/v1/benchmark-manifest.schema.json"),
+    )
+    .expect("schema file");
+    assert_eq!(stdout(&o), file);
+    assert_eq!(printed["$schema"], "https://json-schema.org/draft/2020-12/schema");
+    assert_eq!(printed["properties"]["intents"]["minItems"], 6);
+    let o = interlint(dir.path(), &["schema", "no-such-schema"]);
+    assert_eq!(o.status.code(), Some(2));
+}
+
+#[test]
+fn manifests_by_name_and_by_schema_with_fix() {
+    let manifest = "{\"schemaVersion\": \"1\", \"benchmarkVersion\": \"1\", \"status\": \"frozen\",\n \"intents\": [\"a\", \"b\", \"c\", \"d\", \"e\", \"f\"],\n \"heldOut\": {\"index\": \"i\", \"casesPerIntent\": \"30\", \"diversification\": \"five-sub-intents-by-six-archetypes\"},\n \"abstention\": {}, \"labelsFrozen\": true}\n";
+    let dir = tree(&[
+        ("bench/benchmark-manifest.json", manifest),
+        // Truncated before any trigger word: claimed by its name, reported, never a panic.
+        ("bench/old.benchmark-manifest.json", "{\n  \"schemaVer"),
+        ("bench/other.json", manifest),
+    ]);
+    let o = interlint(dir.path(), &["--format", "concise", "."]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(
+        out.contains("bench/old.benchmark-manifest.json:2:12: MAN001"),
+        "{out}"
+    );
+    assert_eq!(out.matches("bench/benchmark-manifest.json").count(), 2, "{out}");
+    assert!(!out.contains("other.json"), "{out}");
+    let o = interlint(
+        dir.path(),
+        &["--fix", "--select", "MAN", "bench/benchmark-manifest.json"],
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let fixed = fs::read_to_string(dir.path().join("bench/benchmark-manifest.json")).expect("read");
+    assert_eq!(
+        fixed,
+        manifest
+            .replace("\"1\", \"bench", "1, \"bench")
+            .replace("\"30\"", "30")
+    );
+    let o = interlint(dir.path(), &["--select", "MAN", "bench/benchmark-manifest.json"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
+}

@@ -159,3 +159,12 @@ fn rest_fixtures() {
         }
     });
 }
+
+#[test]
+fn manifest_fixtures() {
+    insta::glob!("../fixtures/manifest", "*", |path| {
+        if path.is_file() {
+            insta::assert_snapshot!("manifest", fixture_snapshot(path, false));
+        }
+    });
+}

@@ -1,5 +1,13 @@
-//! One file per rule; helpers the MIG rules share live in `request`.
+//! One file per rule; helpers the MIG rules share live in `request`, the MAN rules' in `man`.
 
+pub mod man;
+mod man001_manifest_invalid_json;
+mod man002_manifest_missing_field;
+mod man003_manifest_wrong_type;
+mod man004_manifest_schema_version;
+mod man005_manifest_status;
+mod man006_manifest_intents;
+mod man007_manifest_held_out;
 mod mig001_create_content_call;
 mod mig002_response_text;
 mod mig003_chat_history;
@@ -15,6 +23,13 @@ pub mod request;
 
 use crate::registry::Rule;
 
+pub use man001_manifest_invalid_json::ManifestInvalidJson;
+pub use man002_manifest_missing_field::ManifestMissingField;
+pub use man003_manifest_wrong_type::ManifestWrongType;
+pub use man004_manifest_schema_version::ManifestSchemaVersion;
+pub use man005_manifest_status::ManifestStatus;
+pub use man006_manifest_intents::ManifestIntents;
+pub use man007_manifest_held_out::ManifestHeldOut;
 pub use mig001_create_content_call::CreateContentCall;
 pub use mig002_response_text::ResponseText;
 pub use mig003_chat_history::ChatHistory;
@@ -27,7 +42,7 @@ pub use mig009_deprecated_model_id::DeprecatedModelId;
 pub use mig010_newest_generation_fields::NewestGenerationFields;
 pub use mig011_client_package::ClientPackage;
 
-/// Every rule, in code order.
+/// Every rule: the MIG family, then MAN, then MCP, each in code order.
 pub static ALL: &[&dyn Rule] = &[
     &CreateContentCall,
     &ResponseText,
@@ -40,4 +55,11 @@ pub static ALL: &[&dyn Rule] = &[
     &DeprecatedModelId,
     &NewestGenerationFields,
     &ClientPackage,
+    &ManifestInvalidJson,
+    &ManifestMissingField,
+    &ManifestWrongType,
+    &ManifestSchemaVersion,
+    &ManifestStatus,
+    &ManifestIntents,
+    &ManifestHeldOut,
 ];
