@@ -12,6 +12,7 @@ pub mod engine;
 pub mod fix;
 pub mod lang;
 pub mod manifest;
+pub mod mcp;
 pub mod models;
 pub mod output;
 pub mod registry;

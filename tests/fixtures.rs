@@ -168,3 +168,12 @@ fn manifest_fixtures() {
         }
     });
 }
+
+#[test]
+fn mcp_fixtures() {
+    insta::glob!("../fixtures/mcp", "**/*", |path| {
+        if path.is_file() {
+            insta::assert_snapshot!("mcp", fixture_snapshot(path, false));
+        }
+    });
+}

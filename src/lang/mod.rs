@@ -313,6 +313,8 @@ pub struct Document {
     /// What the document does with the API; computed on first use (or, for a notebook cell,
     /// with what the earlier cells bound).
     facts: OnceLock<Facts>,
+    /// What the document registers as a tool server, if it is one; computed on first use.
+    tool_server: OnceLock<Option<crate::mcp::ToolServer>>,
 }
 
 /// Where a notebook document lies in its cell, so findings can be shown relative to the cell.
@@ -359,6 +361,7 @@ impl Document {
             magics: Vec::new(),
             prompts: Vec::new(),
             facts: OnceLock::new(),
+            tool_server: OnceLock::new(),
         }
     }
 
@@ -377,6 +380,28 @@ impl Document {
             (Surface::Rust, Syntax::Rust(file)) => rust_requests::facts(file, &self.text),
             _ => Facts::default(),
         })
+    }
+
+    /// What the document registers and does as a Model Context Protocol tool server; `None`
+    /// when it is not one (or is embedded in another file: a code block, a notebook cell).
+    pub fn tool_server(&self) -> Option<&crate::mcp::ToolServer> {
+        self.tool_server
+            .get_or_init(|| {
+                let conventions = crate::mcp::conventions()?;
+                if self.map.is_some() {
+                    return None;
+                }
+                match (&self.surface, &self.syntax) {
+                    (Surface::Python, Syntax::TreeSitter(tree)) => {
+                        python::mcp::tool_server(tree, &self.text, &conventions.api_key_suffix)
+                    }
+                    (Surface::JavaScript | Surface::TypeScript | Surface::Tsx, Syntax::TreeSitter(tree)) => {
+                        javascript::mcp::tool_server(tree, &self.text, &conventions.api_key_suffix)
+                    }
+                    _ => None,
+                }
+            })
+            .as_ref()
     }
 
     /// Sets the facts computed with a context the document alone does not have.

@@ -1,4 +1,4 @@
-//! One file per rule; helpers the MIG rules share live in `request`, the MAN rules' in `man`.
+//! One file per rule; helpers the MIG rules share live in `request`, the MAN rules' in `man`, the MCP rules' in `mcp`.
 
 pub mod man;
 mod man001_manifest_invalid_json;
@@ -8,6 +8,14 @@ mod man004_manifest_schema_version;
 mod man005_manifest_status;
 mod man006_manifest_intents;
 mod man007_manifest_held_out;
+pub mod mcp;
+mod mcp001_tool_description;
+mod mcp002_tool_annotations;
+mod mcp003_strict_input_schema;
+mod mcp004_stdout_in_stdio_server;
+mod mcp005_upstream_timeout;
+mod mcp006_api_key_fail_fast;
+mod mcp007_list_bounds;
 mod mig001_create_content_call;
 mod mig002_response_text;
 mod mig003_chat_history;
@@ -30,6 +38,13 @@ pub use man004_manifest_schema_version::ManifestSchemaVersion;
 pub use man005_manifest_status::ManifestStatus;
 pub use man006_manifest_intents::ManifestIntents;
 pub use man007_manifest_held_out::ManifestHeldOut;
+pub use mcp001_tool_description::ToolDescription;
+pub use mcp002_tool_annotations::ToolAnnotations;
+pub use mcp003_strict_input_schema::StrictInputSchema;
+pub use mcp004_stdout_in_stdio_server::StdoutInStdioServer;
+pub use mcp005_upstream_timeout::UpstreamTimeout;
+pub use mcp006_api_key_fail_fast::ApiKeyFailFast;
+pub use mcp007_list_bounds::ListBounds;
 pub use mig001_create_content_call::CreateContentCall;
 pub use mig002_response_text::ResponseText;
 pub use mig003_chat_history::ChatHistory;
@@ -62,4 +77,11 @@ pub static ALL: &[&dyn Rule] = &[
     &ManifestStatus,
     &ManifestIntents,
     &ManifestHeldOut,
+    &ToolDescription,
+    &ToolAnnotations,
+    &StrictInputSchema,
+    &StdoutInStdioServer,
+    &UpstreamTimeout,
+    &ApiKeyFailFast,
+    &ListBounds,
 ];

@@ -1,6 +1,7 @@
 //! Python (`.py`, `.pyi`) with tree-sitter-python.
 
 pub mod facts;
+pub mod mcp;
 mod scope;
 
 use super::treesitter::{self, Grammar};

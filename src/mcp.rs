@@ -1,0 +1,188 @@
+//! Tool servers that speak the Model Context Protocol (source document sections 4.3, 5-8): what a
+//! server file registers and does, as language-neutral facts that the MCP rules read. The Python
+//! (FastMCP) and TypeScript (`McpServer`) extractors live with their surfaces in `src/lang/`;
+//! the conventions are data (`rules/mcp.toml`).
+
+use std::collections::BTreeMap;
+use std::ops::Range;
+use std::sync::OnceLock;
+
+use serde::Deserialize;
+
+use crate::diagnostic::Edit;
+
+const CONVENTIONS: &str = include_str!("../rules/mcp.toml");
+
+/// The conventions of `rules/mcp.toml`.
+#[derive(Debug, Deserialize)]
+pub struct Conventions {
+    pub hints: Vec<String>,
+    pub read_only_words: Vec<String>,
+    pub mutating_words: Vec<String>,
+    pub list_words: Vec<String>,
+    pub timeout_ms: u64,
+    pub api_key_suffix: String,
+    pub bounds: BTreeMap<String, Bound>,
+}
+
+/// The bounds of one input of list and search tools; `None` is not checked.
+#[derive(Clone, Debug, Default, Deserialize, PartialEq)]
+pub struct Bound {
+    pub minimum: Option<f64>,
+    pub maximum: Option<f64>,
+    pub default: Option<f64>,
+    pub min_length: Option<f64>,
+    pub max_length: Option<f64>,
+}
+
+/// The built-in conventions; `None` only if the embedded data is broken (a unit test rules it
+/// out), and then the MCP rules report nothing.
+pub fn conventions() -> Option<&'static Conventions> {
+    static PARSED: OnceLock<Option<Conventions>> = OnceLock::new();
+    PARSED.get_or_init(|| toml::from_str(CONVENTIONS).ok()).as_ref()
+}
+
+/// The words of an identifier: `search_users`, `listFiles`, `get-user` → lower-case words.
+pub fn name_words(name: &str) -> Vec<String> {
+    let mut words = Vec::new();
+    let mut word = String::new();
+    let mut prev_lower = false;
+    for c in name.chars() {
+        if !c.is_alphanumeric() {
+            if !word.is_empty() {
+                words.push(std::mem::take(&mut word));
+            }
+            prev_lower = false;
+            continue;
+        }
+        if c.is_uppercase() && prev_lower && !word.is_empty() {
+            words.push(std::mem::take(&mut word));
+        }
+        prev_lower = c.is_lowercase() || c.is_ascii_digit();
+        word.extend(c.to_lowercase());
+    }
+    if !word.is_empty() {
+        words.push(word);
+    }
+    words
+}
+
+/// Whether a name holds one of `words` as a whole word.
+pub fn name_has(name: &str, words: &[String]) -> bool {
+    name_words(name).iter().any(|w| words.contains(w))
+}
+
+/// What a tool-server file registers and does.
+#[derive(Clone, Debug, Default)]
+pub struct ToolServer {
+    /// The server speaks over stdio here: `mcp.run()` / `run(transport="stdio")`, a
+    /// `StdioServerTransport`.
+    pub stdio: bool,
+    pub tools: Vec<Tool>,
+    /// Writes to standard output (`print(...)`, `console.log(...)`).
+    pub stdout_writes: Vec<StdoutWrite>,
+    /// HTTP calls that set no timeout.
+    pub untimed_calls: Vec<UntimedCall>,
+    /// Reads of `*_API_KEY` environment variables.
+    pub key_reads: Vec<KeyRead>,
+}
+
+/// One registered tool.
+#[derive(Clone, Debug)]
+pub struct Tool {
+    /// The tool's name when written literally (else the function's name, in Python).
+    pub name: Option<String>,
+    /// Where the tool is registered: `mcp.tool`, `server.registerTool`.
+    pub range: Range<usize>,
+    /// A description is given: a `description`, a docstring, a description argument.
+    pub described: bool,
+    /// `None` when the registration passes no annotations; else the hints it sets and their
+    /// literal values (`None` when not a literal boolean).
+    pub annotations: Option<Vec<(String, Option<bool>)>>,
+    /// The annotations are passed as something interlint cannot read (a variable).
+    pub annotations_opaque: bool,
+    pub schema: Schema,
+    /// The tool's inputs with their bounds, when they are written where they can be read.
+    pub inputs: Vec<Input>,
+}
+
+/// How a tool's input schema treats unknown fields.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Schema {
+    /// Unknown fields are rejected.
+    Strict,
+    /// Unknown fields are ignored or stripped; says why.
+    Lenient(String),
+    /// The tool takes no input.
+    Empty,
+    /// Not known (a schema from elsewhere).
+    Unknown,
+}
+
+/// An input of a tool and the bounds written for it.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Input {
+    pub name: String,
+    pub bound: Bound,
+}
+
+#[derive(Clone, Debug)]
+pub struct StdoutWrite {
+    pub range: Range<usize>,
+    /// What is written with (`print(...)`, `console.log`).
+    pub what: String,
+    /// The edits that send it to standard error instead, when they can be made.
+    pub fix: Option<(String, Vec<Edit>)>,
+}
+
+#[derive(Clone, Debug)]
+pub struct UntimedCall {
+    pub range: Range<usize>,
+    /// The call as written, shortened (`requests.get`, `fetch`).
+    pub what: String,
+    /// How to give it a timeout, in the language's own words.
+    pub advice: String,
+}
+
+#[derive(Clone, Debug)]
+pub struct KeyRead {
+    pub range: Range<usize>,
+    pub variable: String,
+    pub check: KeyCheck,
+}
+
+/// What happens when the credential is missing.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum KeyCheck {
+    /// The process stops with an error naming the variable (or a module-level `os.environ[...]`).
+    FailsFast,
+    /// A check stops the process without naming the variable.
+    Unnamed,
+    /// A check stops the process with another exit status.
+    Status(String),
+    /// Nothing stops the process.
+    None,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn conventions_parse() {
+        let c = conventions().expect("rules/mcp.toml parses");
+        assert_eq!(c.hints.len(), 4);
+        assert_eq!(c.bounds["limit"].maximum, Some(100.0));
+        assert_eq!(c.timeout_ms, 30000);
+    }
+
+    #[test]
+    fn words_of_names() {
+        assert_eq!(name_words("searchUsers"), ["search", "users"]);
+        assert_eq!(name_words("example_list_items"), ["example", "list", "items"]);
+        assert_eq!(name_words("getHTTPStatus"), ["get", "httpstatus"]);
+        let words = vec!["list".to_string()];
+        assert!(name_has("list-files", &words));
+        assert!(!name_has("playlist", &words));
+    }
+}
