@@ -398,7 +398,11 @@ fn rules_explain_and_completions() {
     let dir = tree(&[]);
     let o = interlint(dir.path(), &["rules"]);
     assert_eq!(o.status.code(), Some(0));
-    assert!(stdout(&o).contains("MIG009"));
+    for code in ["MIG009", "MAN001", "MAN007", "MCP001", "MCP007"] {
+        assert!(stdout(&o).contains(code), "{code}");
+    }
+    let o = interlint(dir.path(), &["explain", "MCP004"]);
+    assert!(stdout(&o).starts_with("# MCP004 stdout-in-stdio-server"));
     let o = interlint(dir.path(), &["explain", "MIG009"]);
     assert!(stdout(&o).starts_with("# MIG009 deprecated-model-id"));
     let o = interlint(dir.path(), &["explain", "NOPE1"]);
@@ -677,4 +681,29 @@ fn manifests_by_name_and_by_schema_with_fix() {
     );
     let o = interlint(dir.path(), &["--select", "MAN", "bench/benchmark-manifest.json"]);
     assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
+}
+
+#[test]
+fn stdio_server_prints_are_sent_to_stderr_by_fix() {
+    let server = "import sys\nfrom mcp.server.fastmcp import FastMCP\n\nmcp = FastMCP(\"notes\")\n\nif __name__ == \"__main__\":\n    print(\"starting\")\n    mcp.run()\n";
+    let dir = tree(&[
+        ("server.py", server),
+        (
+            "http_server.py",
+            &server.replace("mcp.run()", "mcp.run(transport=\"streamable-http\")"),
+        ),
+    ]);
+    let o = interlint(dir.path(), &["--select", "MCP", "--format", "concise", "."]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert_eq!(
+        stdout(&o),
+        "server.py:7:5: MCP004 [*] `print(...)` writes to standard output, which carries the protocol of this stdio server\n"
+    );
+    let o = interlint(dir.path(), &["--select", "MCP", "--fix", "."]);
+    assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
+    let fixed = fs::read_to_string(dir.path().join("server.py")).expect("read");
+    assert_eq!(
+        fixed,
+        server.replace("print(\"starting\")", "print(\"starting\", file=sys.stderr)")
+    );
 }

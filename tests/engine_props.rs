@@ -26,6 +26,7 @@ const NAMES: &[&str] = &[
     "package.json",
     "requirements.txt",
     "a.mjs",
+    "x.benchmark-manifest.json",
 ];
 
 /// Pieces that stress tokenization, quoting, comments, escapes and fences.
@@ -126,6 +127,27 @@ const PIECES: &[&str] = &[
     "> ",
     "```sh\n",
     "%%bash\n",
+    // Benchmark manifests and tool servers.
+    "{\"$schema\": \"schemas/v1/benchmark-manifest.schema.json\", ",
+    "\"schemaVersion\": \"1\"",
+    "\"heldOut\": {\"casesPerIntent\": \"30\"}",
+    "\"intents\": [\"a\", \"a\"]",
+    "from mcp.server.fastmcp import FastMCP\nmcp = FastMCP(\"s\")\n",
+    "@mcp.tool()\ndef search_items(limit: int = 5):\n    ",
+    "print(\"x\")",
+    "print(",
+    "sys.stdout.write(\"x\")",
+    "mcp.run()\n",
+    "requests.get(u)",
+    "os.getenv(\"X_API_KEY\")",
+    "import { McpServer } from \"@modelcontextprotocol/sdk/server/mcp.js\";\n",
+    "new StdioServerTransport()",
+    "server.registerTool(\"list_x\", { inputSchema: { limit: z.number().max(500) } }, async () => r);",
+    "server.tool(\"search\", ",
+    "console.log(",
+    "process.stdout.write(",
+    "fetch(u, { headers })",
+    "process.env.X_API_KEY",
 ];
 
 fn settings() -> Settings {
