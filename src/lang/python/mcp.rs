@@ -554,7 +554,7 @@ fn untimed_call(call: Node, name: &str, text: &str) -> Option<UntimedCall> {
     }
     let timeout = keyword(arguments, "timeout", text);
     let function = call.child_by_field_name("function")?;
-    if timeout.is_some_and(|t| t.kind() == "none") {
+    if timeout.is_some_and(|t| t.kind() == "none") && is_http_call(name) {
         return Some(UntimedCall {
             range: function.byte_range(),
             what: format!("{name}(..., timeout=None)"),
@@ -570,6 +570,28 @@ fn untimed_call(call: Node, name: &str, text: &str) -> Option<UntimedCall> {
         what: format!("{name}(...)"),
         advice: "pass `timeout=30` (seconds)".to_string(),
     })
+}
+
+/// Whether a call is made by an HTTP client: `httpx.get`, `requests.post`, `aiohttp.ClientSession`,
+/// or an HTTP verb on a receiver named like a client (`client.get`, `self.session.post`);
+/// `queue.get(timeout=None)` is not.
+fn is_http_call(name: &str) -> bool {
+    if ["httpx.", "requests.", "aiohttp.", "urllib3."]
+        .iter()
+        .any(|p| name.starts_with(p))
+    {
+        return true;
+    }
+    let Some((receiver, method)) = name.rsplit_once('.') else {
+        return false;
+    };
+    let receiver = receiver
+        .rsplit('.')
+        .next()
+        .unwrap_or(receiver)
+        .to_ascii_lowercase();
+    ["client", "session", "http"].iter().any(|w| receiver.contains(w))
+        && (REQUESTS_VERBS.contains(&method) || method == "stream")
 }
 
 const GETENV: &[&str] = &["os.getenv", "getenv", "os.environ.get", "environ.get"];
