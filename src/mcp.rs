@@ -124,6 +124,10 @@ pub enum Schema {
 pub struct Input {
     pub name: String,
     pub bound: Bound,
+    /// The input's default is written as something other than a number (`settings.limit`).
+    pub default_unread: bool,
+    /// The input's schema could not be read (a helper from another module).
+    pub opaque: bool,
 }
 
 #[derive(Clone, Debug)]

@@ -43,13 +43,20 @@ impl Rule for ListBounds {
                 let Some(want) = conventions.bounds.get(&input.name) else {
                     continue;
                 };
-                let differences = differences(want, &input.bound);
+                if input.opaque {
+                    continue;
+                }
+                let mut want = want.clone();
+                if input.default_unread {
+                    want.default = None;
+                }
+                let differences = differences(&want, &input.bound);
                 if !differences.is_empty() {
                     problems.push(format!(
                         "`{}` has {} (the document's: {})",
                         input.name,
                         differences.join(", "),
-                        describe(want)
+                        describe(&want)
                     ));
                 }
             }

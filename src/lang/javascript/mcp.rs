@@ -27,11 +27,14 @@ pub fn tool_server(tree: &tree_sitter::Tree, text: &str, api_key_suffix: &str) -
             "call_expression" if text_of(node, text).starts_with("require(") => {
                 sdk_import |= text_of(node, text).contains("@modelcontextprotocol/");
             }
-            "variable_declarator" => {
-                if let (Some(name), Some(value)) = (
-                    node.child_by_field_name("name"),
-                    node.child_by_field_name("value"),
-                ) {
+            "variable_declarator" | "assignment_expression" => {
+                let name = node
+                    .child_by_field_name("name")
+                    .or(node.child_by_field_name("left"));
+                let value = node
+                    .child_by_field_name("value")
+                    .or(node.child_by_field_name("right"));
+                if let (Some(name), Some(value)) = (name, value) {
                     let value = unwrap(value);
                     if value.kind() == "new_expression"
                         && value
@@ -40,7 +43,7 @@ pub fn tool_server(tree: &tree_sitter::Tree, text: &str, api_key_suffix: &str) -
                     {
                         servers.push(text_of(name, text).to_string());
                     }
-                    if name.kind() == "identifier" {
+                    if name.kind() == "identifier" && node.kind() == "variable_declarator" {
                         consts.push((text_of(name, text).to_string(), value));
                     }
                 }
@@ -95,6 +98,11 @@ pub fn tool_server(tree: &tree_sitter::Tree, text: &str, api_key_suffix: &str) -
         }
         true
     });
+    // A file that registers no tool and builds no server (a client, a test, a low-level
+    // server, a module with a type import) is not read as a tool server.
+    if out.tools.is_empty() && servers.is_empty() {
+        return None;
+    }
     Some(out)
 }
 
@@ -179,8 +187,8 @@ fn registration<'t>(
     let receiver = text_of(function.child_by_field_name("object")?, text);
     let args = arguments(call);
     let name_node = *args.first()?;
-    let name = string_value(name_node, text);
-    let literal_name = matches!(name_node.kind(), "string" | "template_string");
+    let name = resolve.get(name_node).and_then(|n| string_value(n, text));
+    let literal_name = name.is_some();
     let mut tool = Tool {
         name,
         range: function.byte_range(),
@@ -243,8 +251,11 @@ fn registration<'t>(
                     Some("object") => {
                         let object = value?;
                         let members = pairs(object, text);
-                        let zod = members.iter().any(|(_, v)| text_of(*v, text).starts_with("z."));
-                        if zod || members.is_empty() {
+                        // The SDK tells annotations from a shape by their values; the hint
+                        // names (and `title`) tell the same here.
+                        let annotations = !members.is_empty()
+                            && members.iter().all(|(k, _)| k == "title" || k.ends_with("Hint"));
+                        if !annotations {
                             (tool.schema, tool.inputs) = schema_of(object, text, resolve);
                         } else {
                             tool.annotations = Some(hints(object, text));
@@ -320,7 +331,11 @@ fn schema_of<'t>(node: Node<'t>, text: &str, resolve: &Resolver<'t>) -> (Schema,
         "call_expression" => match zod_object(value, text, resolve) {
             Some((shape, strict)) => {
                 let inputs = shape_inputs(shape, text, resolve);
-                if strict {
+                let empty =
+                    pairs(shape, text).is_empty() && !children(shape).any(|c| c.kind() == "spread_element");
+                if empty {
+                    (Schema::Empty, inputs)
+                } else if strict {
                     (Schema::Strict, inputs)
                 } else {
                     let why = "a `z.object()` without `.strict()`, so unknown fields are stripped";
@@ -370,14 +385,21 @@ fn zod_object<'t>(node: Node<'t>, text: &str, resolve: &Resolver<'t>) -> Option<
 fn shape_inputs<'t>(shape: Node<'t>, text: &str, resolve: &Resolver<'t>) -> Vec<Input> {
     pairs(shape, text)
         .into_iter()
-        .map(|(name, value)| Input {
-            name,
-            bound: zod_bound(resolve.get(value).unwrap_or(value), text),
+        .map(|(name, value)| {
+            let (bound, default_unread, opaque) = zod_bound(resolve.get(value).unwrap_or(value), text);
+            Input {
+                name,
+                bound,
+                default_unread,
+                opaque,
+            }
         })
         .collect()
 }
 
-fn zod_bound(chain: Node, text: &str) -> Bound {
+/// The bounds of a zod chain; whether its default is not a number literal; whether the chain
+/// does not start at `z` (a helper from elsewhere), so nothing can be said.
+fn zod_bound(chain: Node, text: &str) -> (Bound, bool, bool) {
     let mut calls: Vec<(String, Option<f64>)> = Vec::new();
     let mut node = unwrap(chain);
     let mut base = String::new();
@@ -404,6 +426,7 @@ fn zod_bound(chain: Node, text: &str) -> Bound {
     }
     let string = base == "string";
     let mut bound = Bound::default();
+    let mut default_unread = false;
     // The chain was read from the outside in; apply from the inside out.
     for (method, arg) in calls.into_iter().rev() {
         match (method.as_str(), string) {
@@ -419,11 +442,14 @@ fn zod_bound(chain: Node, text: &str) -> Bound {
                 bound.min_length = arg;
                 bound.max_length = arg;
             }
-            ("default", _) => bound.default = arg,
+            ("default", _) => {
+                bound.default = arg;
+                default_unread = arg.is_none();
+            }
             _ => {}
         }
     }
-    bound
+    (bound, default_unread, base.is_empty())
 }
 
 fn number(node: Node, text: &str) -> Option<f64> {
@@ -533,6 +559,18 @@ fn key_read(node: Node, text: &str, suffix: &str, root: Node) -> Option<KeyRead>
     if !variable.ends_with(suffix) {
         return None;
     }
+    // `process.env.X_API_KEY = "..."` and `delete process.env.X_API_KEY` are not reads.
+    let parent = node.parent();
+    let written = parent.is_some_and(|p| {
+        (matches!(
+            p.kind(),
+            "assignment_expression" | "augmented_assignment_expression"
+        ) && p.child_by_field_name("left") == Some(node))
+            || (p.kind() == "unary_expression" && text_of(p, text).starts_with("delete"))
+    });
+    if written {
+        return None;
+    }
     Some(KeyRead {
         range: node.byte_range(),
         check: key_check(node, &variable, text, root),
@@ -564,6 +602,30 @@ fn key_check(read: Node, variable: &str, text: &str, root: Node) -> KeyCheck {
         }
     }
     let read_text = text_of(read, text);
+    // Names the value is copied to: `resolved = KEY`, `const key = KEY ?? other`.
+    let mut names: Vec<String> = bound.into_iter().collect();
+    if let Some(first) = names.first().cloned() {
+        visit(root, &mut |node| {
+            let (left, right) = match node.kind() {
+                "variable_declarator" => (
+                    node.child_by_field_name("name"),
+                    node.child_by_field_name("value"),
+                ),
+                "assignment_expression" => (
+                    node.child_by_field_name("left"),
+                    node.child_by_field_name("right"),
+                ),
+                _ => return true,
+            };
+            if let (Some(l), Some(r)) = (left, right)
+                && l.kind() == "identifier"
+                && mentions(text_of(r, text), &first)
+            {
+                names.push(text_of(l, text).to_string());
+            }
+            true
+        });
+    }
     let mut best = KeyCheck::None;
     visit(root, &mut |node| {
         if node.kind() != "if_statement" {
@@ -574,7 +636,7 @@ fn key_check(read: Node, variable: &str, text: &str, root: Node) -> KeyCheck {
             .map_or("", |c| text_of(c, text));
         let on_key = condition.contains(read_text)
             || condition.contains(variable)
-            || bound.as_deref().is_some_and(|b| mentions(condition, b));
+            || names.iter().any(|b| mentions(condition, b));
         if on_key && let Some(consequence) = node.child_by_field_name("consequence") {
             best = better(best.clone(), exit_in(consequence, variable, text));
         }

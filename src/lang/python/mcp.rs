@@ -6,7 +6,7 @@ use tree_sitter::Node;
 use super::facts::string_value;
 use crate::diagnostic::Edit;
 use crate::lang::treesitter::{children, text_of, visit};
-use crate::mcp::{Bound, Input, KeyCheck, KeyRead, Schema, StdoutWrite, Tool, ToolServer, UntimedCall};
+use crate::mcp::{Input, KeyCheck, KeyRead, Schema, StdoutWrite, Tool, ToolServer, UntimedCall};
 
 /// Which FastMCP builds the tools: they differ in how unknown arguments are treated.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -80,6 +80,11 @@ pub fn tool_server(tree: &tree_sitter::Tree, text: &str, api_key_suffix: &str) -
         return None;
     }
     let is_server = |receiver: &str| servers.iter().any(|s| s == receiver) || receiver == "mcp" || mcp_import;
+    // `uvicorn.Server(...).run()` or `tool.run(arguments=...)` is not the tool server running.
+    let runs_server = |receiver: &str| match servers.is_empty() {
+        true => receiver == "mcp",
+        false => servers.iter().any(|s| s == receiver),
+    };
     let classes = model_classes(root, text);
     let mut out = ToolServer::default();
     let mut prints = Vec::new();
@@ -93,8 +98,9 @@ pub fn tool_server(tree: &tree_sitter::Tree, text: &str, api_key_suffix: &str) -
             "call" => {
                 let function = node.child_by_field_name("function");
                 let name = function.map_or("", |f| text_of(f, text));
-                if let Some(receiver) = name.strip_suffix(".run")
-                    && is_server(receiver)
+                let runs = name.strip_suffix(".run").or(name.strip_suffix(".run_async"));
+                if let Some(receiver) = runs
+                    && runs_server(receiver)
                 {
                     out.stdio |= runs_stdio(node, text);
                 }
@@ -120,6 +126,11 @@ pub fn tool_server(tree: &tree_sitter::Tree, text: &str, api_key_suffix: &str) -
         }
         true
     });
+    // A file that registers no tool and builds no server (a client, a test, a low-level
+    // server) is not read as a tool server.
+    if out.tools.is_empty() && servers.is_empty() {
+        return None;
+    }
     let import_edit = (!sys_imported).then(|| import_sys(root, text)).flatten();
     for call in prints {
         if let Some(write) = stdout_write(call, text, sys_imported, import_edit.as_ref()) {
@@ -246,50 +257,54 @@ fn forbids_extra(class_text: &str) -> bool {
 }
 
 /// An input with the bounds written in its type (`Annotated[int, Field(ge=1)]`) or its default
-/// (`Field(20, le=100)`, `20`).
+/// (`Field(20, le=100)`, `20`). A default that is not a number literal (`settings.limit`,
+/// `None`) is not read.
 fn input_of(name: &str, annotation: Option<Node>, default: Option<Node>, text: &str) -> Input {
-    let mut bound = Bound::default();
-    let apply_field = |call: Node, bound: &mut Bound| {
+    let mut input = Input {
+        name: name.to_string(),
+        ..Input::default()
+    };
+    let default_of = |value: Node, input: &mut Input| match number(value, text) {
+        Some(d) => input.bound.default = Some(d),
+        None if value.kind() == "ellipsis" => {}
+        None => input.default_unread = true,
+    };
+    let apply_field = |call: Node, input: &mut Input| {
         let Some(arguments) = call.child_by_field_name("arguments") else {
             return;
         };
         let value = |key: &str| keyword(arguments, key, text).and_then(|v| number(v, text));
-        bound.minimum = value("ge").or(value("gt").map(|v| v.floor() + 1.0));
-        bound.maximum = value("le").or(value("lt").map(|v| v.ceil() - 1.0));
-        bound.min_length = value("min_length");
-        bound.max_length = value("max_length");
-        let default = keyword(arguments, "default", text).or(positional(arguments).first().copied());
-        if let Some(d) = default.and_then(|d| number(d, text)) {
-            bound.default = Some(d);
+        let b = &mut input.bound;
+        b.minimum = value("ge").or(value("gt").map(|v| v.floor() + 1.0)).or(b.minimum);
+        b.maximum = value("le").or(value("lt").map(|v| v.ceil() - 1.0)).or(b.maximum);
+        b.min_length = value("min_length").or(b.min_length);
+        b.max_length = value("max_length").or(b.max_length);
+        if let Some(d) = keyword(arguments, "default", text).or(positional(arguments).first().copied()) {
+            default_of(d, input);
         }
+    };
+    let is_field = |n: Node| {
+        n.kind() == "call"
+            && n.child_by_field_name("function")
+                .is_some_and(|f| text_of(f, text).ends_with("Field"))
     };
     if let Some(annotation) = annotation {
         visit(annotation, &mut |n| {
-            if n.kind() == "call"
-                && n.child_by_field_name("function")
-                    .is_some_and(|f| text_of(f, text).ends_with("Field"))
-            {
-                apply_field(n, &mut bound);
+            if is_field(n) {
+                apply_field(n, &mut input);
                 return false;
             }
             true
         });
     }
     if let Some(default) = default {
-        let is_field = default.kind() == "call"
-            && default
-                .child_by_field_name("function")
-                .is_some_and(|f| text_of(f, text).ends_with("Field"));
-        if is_field {
-            apply_field(default, &mut bound);
-        } else if let Some(d) = number(default, text) {
-            bound.default = Some(d);
+        if is_field(default) {
+            apply_field(default, &mut input);
+        } else {
+            default_of(default, &mut input);
         }
     }
-    Input {
-        name: name.to_string(),
-        bound,
-    }
+    input
 }
 
 fn number(node: Node, text: &str) -> Option<f64> {
@@ -344,8 +359,12 @@ fn tool_of(
         .and_then(|b| children(b).find(|c| c.kind() != "comment"))
         .filter(|s| s.kind() == "expression_statement")
         .and_then(|s| children(s).next())
-        .filter(|s| s.kind() == "string")
-        .is_some_and(|s| string_value(s, text).is_none_or(|v| !v.trim().is_empty()));
+        .is_some_and(|s| match s.kind() {
+            // An f-string is not a docstring: the function's `__doc__` stays `None`.
+            "string" => string_value(s, text).is_some_and(|v| !v.trim().is_empty()),
+            "concatenated_string" => true,
+            _ => false,
+        });
     let annotation_node = arguments.and_then(|a| keyword(a, "annotations", text));
     let (annotations, opaque) = match annotation_node {
         None => (None, false),
