@@ -168,6 +168,32 @@ pub enum KeyCheck {
     None,
 }
 
+impl KeyCheck {
+    fn rank(&self) -> u8 {
+        match self {
+            KeyCheck::None => 0,
+            KeyCheck::Status(_) => 1,
+            KeyCheck::Unnamed => 2,
+            KeyCheck::FailsFast => 3,
+        }
+    }
+
+    /// The better of two outcomes: failing fast, then an unnamed exit, then another status.
+    pub fn better(self, other: KeyCheck) -> KeyCheck {
+        if other.rank() > self.rank() { other } else { self }
+    }
+}
+
+/// Whether `text` mentions `name` as a whole identifier (not `x.name`, not `name2`).
+pub fn mentions(text: &str, name: &str) -> bool {
+    let ident = |c: char| c.is_alphanumeric() || c == '_' || c == '$';
+    text.match_indices(name).any(|(i, _)| {
+        let before = text[..i].chars().next_back();
+        let after = text[i + name.len()..].chars().next();
+        !before.is_some_and(|c| ident(c) || c == '.') && !after.is_some_and(ident)
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -39,16 +39,8 @@ impl Rule for ApiKeyFailFast {
             }
             reported.push(variable);
             let reads = server.key_reads.iter().filter(|r| r.variable == variable);
-            let best = reads
-                .map(|r| &r.check)
-                .max_by_key(|c| match c {
-                    KeyCheck::None => 0,
-                    KeyCheck::Status(_) => 1,
-                    KeyCheck::Unnamed => 2,
-                    KeyCheck::FailsFast => 3,
-                })
-                .unwrap_or(&KeyCheck::None);
-            let problem = match best {
+            let best = reads.fold(KeyCheck::None, |best, r| best.better(r.check.clone()));
+            let problem = match &best {
                 KeyCheck::FailsFast => continue,
                 KeyCheck::None => "nothing stops the server when it is missing".to_string(),
                 KeyCheck::Unnamed => "the check that stops the server does not name it".to_string(),

@@ -619,7 +619,7 @@ fn key_check(read: Node, variable: &str, text: &str, root: Node) -> KeyCheck {
             };
             if let (Some(l), Some(r)) = (left, right)
                 && l.kind() == "identifier"
-                && mentions(text_of(r, text), &first)
+                && crate::mcp::mentions(text_of(r, text), &first)
             {
                 names.push(text_of(l, text).to_string());
             }
@@ -636,35 +636,13 @@ fn key_check(read: Node, variable: &str, text: &str, root: Node) -> KeyCheck {
             .map_or("", |c| text_of(c, text));
         let on_key = condition.contains(read_text)
             || condition.contains(variable)
-            || names.iter().any(|b| mentions(condition, b));
+            || names.iter().any(|b| crate::mcp::mentions(condition, b));
         if on_key && let Some(consequence) = node.child_by_field_name("consequence") {
-            best = better(best.clone(), exit_in(consequence, variable, text));
+            best = KeyCheck::better(best.clone(), exit_in(consequence, variable, text));
         }
         true
     });
     best
-}
-
-fn mentions(text: &str, name: &str) -> bool {
-    text.match_indices(name).any(|(i, _)| {
-        let before = text[..i].chars().next_back();
-        let after = text[i + name.len()..].chars().next();
-        !before.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '$' || c == '.')
-            && !after.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '$')
-    })
-}
-
-fn rank(check: &KeyCheck) -> u8 {
-    match check {
-        KeyCheck::None => 0,
-        KeyCheck::Status(_) => 1,
-        KeyCheck::Unnamed => 2,
-        KeyCheck::FailsFast => 3,
-    }
-}
-
-fn better(a: KeyCheck, b: KeyCheck) -> KeyCheck {
-    if rank(&b) > rank(&a) { b } else { a }
 }
 
 fn exit_in(block: Node, variable: &str, text: &str) -> KeyCheck {
@@ -690,7 +668,7 @@ fn exit_in(block: Node, variable: &str, text: &str) -> KeyCheck {
         };
         match outcome {
             Some(Ok(())) => {
-                found = better(
+                found = KeyCheck::better(
                     found.clone(),
                     if named {
                         KeyCheck::FailsFast
@@ -701,7 +679,7 @@ fn exit_in(block: Node, variable: &str, text: &str) -> KeyCheck {
                 false
             }
             Some(Err(status)) => {
-                found = better(found.clone(), KeyCheck::Status(status));
+                found = KeyCheck::better(found.clone(), KeyCheck::Status(status));
                 false
             }
             None => true,

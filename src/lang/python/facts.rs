@@ -848,7 +848,11 @@ fn is_models(node: Node, text: &str) -> bool {
 
 /// The value node of the keyword argument `name` of a call.
 fn keyword<'t>(call: Node<'t>, name: &str, text: &str) -> Option<Node<'t>> {
-    let arguments = call.child_by_field_name("arguments")?;
+    keyword_in(call.child_by_field_name("arguments")?, name, text)
+}
+
+/// The value node of the keyword argument `name` in an argument list.
+pub(super) fn keyword_in<'t>(arguments: Node<'t>, name: &str, text: &str) -> Option<Node<'t>> {
     children(arguments)
         .filter(|c| c.kind() == "keyword_argument")
         .find(|c| {

@@ -3,7 +3,7 @@
 
 use tree_sitter::Node;
 
-use super::facts::string_value;
+use super::facts::{keyword_in as keyword, string_value};
 use crate::diagnostic::Edit;
 use crate::lang::treesitter::{children, text_of, visit};
 use crate::mcp::{Input, KeyCheck, KeyRead, Schema, StdoutWrite, Tool, ToolServer, UntimedCall};
@@ -162,17 +162,6 @@ fn runs_stdio(call: Node, text: &str) -> bool {
         None => true,
         Some(value) => string_value(value, text).is_some_and(|v| v == "stdio"),
     }
-}
-
-/// The value of keyword argument `name` in an argument list.
-fn keyword<'t>(arguments: Node<'t>, name: &str, text: &str) -> Option<Node<'t>> {
-    children(arguments)
-        .filter(|c| c.kind() == "keyword_argument")
-        .find(|c| {
-            c.child_by_field_name("name")
-                .is_some_and(|n| text_of(n, text) == name)
-        })?
-        .child_by_field_name("value")
 }
 
 fn positional(arguments: Node) -> Vec<Node> {
@@ -684,7 +673,7 @@ fn key_check(read: Node, variable: &str, text: &str, root: Node) -> KeyCheck {
         .then(|| statement.child_by_field_name("right"))
         .flatten()
     {
-        best = better(best, exit_in(right, variable, text));
+        best = KeyCheck::better(best, exit_in(right, variable, text));
     }
     visit(root, &mut |node| {
         if node.kind() != "if_statement" {
@@ -694,37 +683,16 @@ fn key_check(read: Node, variable: &str, text: &str, root: Node) -> KeyCheck {
             .child_by_field_name("condition")
             .map_or("", |c| text_of(c, text));
         let on_key = condition.contains(read_text)
-            || bound.as_deref().is_some_and(|b| mentions(condition, b))
+            || bound
+                .as_deref()
+                .is_some_and(|b| crate::mcp::mentions(condition, b))
             || condition.contains(variable);
         if on_key && let Some(consequence) = node.child_by_field_name("consequence") {
-            best = better(best.clone(), exit_in(consequence, variable, text));
+            best = KeyCheck::better(best.clone(), exit_in(consequence, variable, text));
         }
         true
     });
     best
-}
-
-/// Whether `text` mentions the name `name` as a whole identifier.
-fn mentions(text: &str, name: &str) -> bool {
-    text.match_indices(name).any(|(i, _)| {
-        let before = text[..i].chars().next_back();
-        let after = text[i + name.len()..].chars().next();
-        !before.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '.')
-            && !after.is_some_and(|c| c.is_alphanumeric() || c == '_')
-    })
-}
-
-fn rank(check: &KeyCheck) -> u8 {
-    match check {
-        KeyCheck::None => 0,
-        KeyCheck::Status(_) => 1,
-        KeyCheck::Unnamed => 2,
-        KeyCheck::FailsFast => 3,
-    }
-}
-
-fn better(a: KeyCheck, b: KeyCheck) -> KeyCheck {
-    if rank(&b) > rank(&a) { b } else { a }
 }
 
 /// How a block stops the process: `raise`, `sys.exit(...)`, `exit(...)`, `os._exit(...)`.
@@ -762,11 +730,11 @@ fn exit_in(block: Node, variable: &str, text: &str) -> KeyCheck {
                 } else {
                     KeyCheck::Unnamed
                 };
-                found = better(found.clone(), check);
+                found = KeyCheck::better(found.clone(), check);
                 false
             }
             Some(Err(status)) => {
-                found = better(found.clone(), KeyCheck::Status(status));
+                found = KeyCheck::better(found.clone(), KeyCheck::Status(status));
                 false
             }
             None => true,
