@@ -6,6 +6,7 @@ use tree_sitter::Node;
 
 use super::facts::string_value;
 use crate::diagnostic::Edit;
+use crate::lang::guards;
 use crate::lang::treesitter::{children, text_of, visit};
 use crate::mcp::{Bound, Input, KeyCheck, KeyRead, Schema, StdoutWrite, Tool, ToolServer, UntimedCall};
 
@@ -626,64 +627,31 @@ fn key_check(read: Node, variable: &str, text: &str, root: Node) -> KeyCheck {
             true
         });
     }
-    let mut best = KeyCheck::None;
-    visit(root, &mut |node| {
-        if node.kind() != "if_statement" {
-            return true;
-        }
-        let condition = node
-            .child_by_field_name("condition")
-            .map_or("", |c| text_of(c, text));
-        let on_key = condition.contains(read_text)
+    let on_key = |condition: &str| {
+        condition.contains(read_text)
             || condition.contains(variable)
-            || names.iter().any(|b| crate::mcp::mentions(condition, b));
-        if on_key && let Some(consequence) = node.child_by_field_name("consequence") {
-            best = KeyCheck::better(best.clone(), exit_in(consequence, variable, text));
-        }
-        true
-    });
-    best
+            || names.iter().any(|b| crate::mcp::mentions(condition, b))
+    };
+    guards::best_guard(root, variable, text, &on_key, &|node| exit_of(node, text))
 }
 
-fn exit_in(block: Node, variable: &str, text: &str) -> KeyCheck {
-    let named = text_of(block, text).contains(variable);
-    let mut found = KeyCheck::None;
-    visit(block, &mut |node| {
-        let outcome = match node.kind() {
-            "throw_statement" => Some(Ok(())),
-            "call_expression"
-                if node
-                    .child_by_field_name("function")
-                    .is_some_and(|f| text_of(f, text) == "process.exit") =>
-            {
-                Some(match arguments(node).first() {
-                    None => Err("0".to_string()),
-                    Some(a) if a.kind() == "number" && text_of(*a, text) != "1" => {
-                        Err(text_of(*a, text).to_string())
-                    }
-                    Some(_) => Ok(()),
-                })
-            }
-            _ => None,
-        };
-        match outcome {
-            Some(Ok(())) => {
-                found = KeyCheck::better(
-                    found.clone(),
-                    if named {
-                        KeyCheck::FailsFast
-                    } else {
-                        KeyCheck::Unnamed
-                    },
-                );
-                false
-            }
-            Some(Err(status)) => {
-                found = KeyCheck::better(found.clone(), KeyCheck::Status(status));
-                false
-            }
-            None => true,
+/// How a node stops the process: `throw`, `process.exit(...)`.
+fn exit_of(node: Node, text: &str) -> guards::Exit {
+    match node.kind() {
+        "throw_statement" => Some(Ok(())),
+        "call_expression"
+            if node
+                .child_by_field_name("function")
+                .is_some_and(|f| text_of(f, text) == "process.exit") =>
+        {
+            Some(match arguments(node).first() {
+                None => Err("0".to_string()),
+                Some(a) if a.kind() == "number" && text_of(*a, text) != "1" => {
+                    Err(text_of(*a, text).to_string())
+                }
+                Some(_) => Ok(()),
+            })
         }
-    });
-    found
+        _ => None,
+    }
 }

@@ -5,6 +5,7 @@ use tree_sitter::Node;
 
 use super::facts::{keyword_in as keyword, string_value};
 use crate::diagnostic::Edit;
+use crate::lang::guards;
 use crate::lang::treesitter::{children, text_of, visit};
 use crate::mcp::{Input, KeyCheck, KeyRead, Schema, StdoutWrite, Tool, ToolServer, UntimedCall};
 
@@ -668,77 +669,46 @@ fn key_check(read: Node, variable: &str, text: &str, root: Node) -> KeyCheck {
         .filter(|l| matches!(l.kind(), "identifier" | "attribute"))
         .map(|l| text_of(l, text).to_string());
     let read_text = text_of(read, text);
-    let mut best = KeyCheck::None;
-    if let Some(right) = (statement.kind() == "assignment")
+    let exit = |node: Node| exit_of(node, text);
+    // `key = os.getenv(...) or sys.exit(...)` stops the process in the read's own statement.
+    let inline = (statement.kind() == "assignment")
         .then(|| statement.child_by_field_name("right"))
         .flatten()
-    {
-        best = KeyCheck::better(best, exit_in(right, variable, text));
-    }
-    visit(root, &mut |node| {
-        if node.kind() != "if_statement" {
-            return true;
-        }
-        let condition = node
-            .child_by_field_name("condition")
-            .map_or("", |c| text_of(c, text));
-        let on_key = condition.contains(read_text)
+        .map_or(KeyCheck::None, |right| {
+            guards::exit_in(right, variable, text, &exit)
+        });
+    let on_key = |condition: &str| {
+        condition.contains(read_text)
             || bound
                 .as_deref()
                 .is_some_and(|b| crate::mcp::mentions(condition, b))
-            || condition.contains(variable);
-        if on_key && let Some(consequence) = node.child_by_field_name("consequence") {
-            best = KeyCheck::better(best.clone(), exit_in(consequence, variable, text));
-        }
-        true
-    });
-    best
+            || condition.contains(variable)
+    };
+    inline.better(guards::best_guard(root, variable, text, &on_key, &exit))
 }
 
-/// How a block stops the process: `raise`, `sys.exit(...)`, `exit(...)`, `os._exit(...)`.
-fn exit_in(block: Node, variable: &str, text: &str) -> KeyCheck {
-    let named = text_of(block, text).contains(variable);
-    let mut found = KeyCheck::None;
-    visit(block, &mut |node| {
-        let status_ok = match node.kind() {
-            "raise_statement" => Some(Ok(())),
-            "call" => {
-                let function = node
-                    .child_by_field_name("function")
-                    .map_or("", |f| text_of(f, text));
-                if matches!(function, "sys.exit" | "exit" | "quit" | "os._exit" | "SystemExit") {
-                    let first = node
-                        .child_by_field_name("arguments")
-                        .and_then(|a| positional(a).first().copied());
-                    Some(match first {
-                        None => Err("0".to_string()),
-                        Some(arg) if arg.kind() == "integer" && text_of(arg, text) != "1" => {
-                            Err(text_of(arg, text).to_string())
-                        }
-                        Some(_) => Ok(()),
-                    })
-                } else {
-                    None
+/// How a node stops the process: `raise`, `sys.exit(...)`, `exit(...)`, `os._exit(...)`.
+fn exit_of(node: Node, text: &str) -> guards::Exit {
+    match node.kind() {
+        "raise_statement" => Some(Ok(())),
+        "call" => {
+            let function = node
+                .child_by_field_name("function")
+                .map_or("", |f| text_of(f, text));
+            if !matches!(function, "sys.exit" | "exit" | "quit" | "os._exit" | "SystemExit") {
+                return None;
+            }
+            let first = node
+                .child_by_field_name("arguments")
+                .and_then(|a| positional(a).first().copied());
+            Some(match first {
+                None => Err("0".to_string()),
+                Some(arg) if arg.kind() == "integer" && text_of(arg, text) != "1" => {
+                    Err(text_of(arg, text).to_string())
                 }
-            }
-            _ => None,
-        };
-        match status_ok {
-            Some(Ok(())) => {
-                let check = if named {
-                    KeyCheck::FailsFast
-                } else {
-                    KeyCheck::Unnamed
-                };
-                found = KeyCheck::better(found.clone(), check);
-                false
-            }
-            Some(Err(status)) => {
-                found = KeyCheck::better(found.clone(), KeyCheck::Status(status));
-                false
-            }
-            None => true,
+                Some(_) => Ok(()),
+            })
         }
-    });
-    found
+        _ => None,
+    }
 }
