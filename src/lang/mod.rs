@@ -316,6 +316,8 @@ pub struct Document {
     facts: OnceLock<Facts>,
     /// What the document registers as a tool server, if it is one; computed on first use.
     tool_server: OnceLock<Option<crate::mcp::ToolServer>>,
+    /// The benchmark-manifest violations of the document, computed once for the seven MAN rules.
+    manifest_violations: OnceLock<Vec<crate::manifest::Violation>>,
 }
 
 /// Where a notebook document lies in its cell, so findings can be shown relative to the cell.
@@ -363,6 +365,7 @@ impl Document {
             prompts: Vec::new(),
             facts: OnceLock::new(),
             tool_server: OnceLock::new(),
+            manifest_violations: OnceLock::new(),
         }
     }
 
@@ -403,6 +406,13 @@ impl Document {
                 }
             })
             .as_ref()
+    }
+
+    /// Every violated constraint of the document read as a benchmark manifest (whether it is
+    /// one depends on the file's name: ask `manifest::is_manifest` first).
+    pub fn manifest_violations(&self) -> &[crate::manifest::Violation] {
+        self.manifest_violations
+            .get_or_init(|| crate::manifest::violations(self))
     }
 
     /// Sets the facts computed with a context the document alone does not have.

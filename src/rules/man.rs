@@ -20,17 +20,17 @@ pub fn report(meta: &'static RuleMeta, doc: &Document, cx: &mut RuleContext) {
     if !manifest::is_manifest(doc, cx.file_name) {
         return;
     }
-    for v in manifest::violations(doc) {
+    for v in doc.manifest_violations() {
         if v.code != meta.code {
             continue;
         }
-        let mut diagnostic = Diagnostic::new(meta, Severity::Error, v.message, v.range.clone());
-        diagnostic = match v.fix {
+        let mut diagnostic = Diagnostic::new(meta, Severity::Error, v.message.clone(), v.range.clone());
+        diagnostic = match &v.fix {
             Some(content) => diagnostic.with_fix(Fix::safe(
                 format!("Write `{content}`"),
-                vec![Edit::replace(v.range, content)],
+                vec![Edit::replace(v.range.clone(), content.clone())],
             )),
-            None => diagnostic.with_suggestion(v.suggestion),
+            None => diagnostic.with_suggestion(v.suggestion.clone()),
         };
         cx.report(diagnostic);
     }
