@@ -166,6 +166,60 @@ pub struct Entry {
     pub keyword: bool,
     /// Where the entry can be deleted cleanly, with its separator.
     pub removal: Range<usize>,
+    /// Its neighbours in the container, so that deleting several entries at once leaves no
+    /// separator doubled or dangling.
+    pub siblings: Siblings,
+}
+
+/// Where an element of a comma-separated container sits among its neighbours.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Siblings {
+    /// End of the element before it; `None` for the first.
+    pub previous_end: Option<usize>,
+    /// Start of the element after it; `None` for the last.
+    pub next_start: Option<usize>,
+    /// Everything between the container's brackets.
+    pub inner: Range<usize>,
+}
+
+impl Siblings {
+    /// Moved by `base` bytes (an embedded body's offsets in its document).
+    pub fn shifted(self, base: usize) -> Siblings {
+        Siblings {
+            previous_end: self.previous_end.map(|p| p + base),
+            next_start: self.next_start.map(|n| n + base),
+            inner: self.inner.start + base..self.inner.end + base,
+        }
+    }
+}
+
+/// The ranges deleting several entries of one container together. Each run of neighbouring
+/// entries goes as one range: up to the next kept entry when there is one (so the separator
+/// before it goes too), else from the end of the kept entry before it (its trailing separator
+/// stays, as a trailing comma), else everything between the brackets.
+pub fn removal_ranges(entries: &[&Entry]) -> Vec<Range<usize>> {
+    let mut sorted: Vec<&Entry> = entries.to_vec();
+    sorted.sort_by_key(|e| (e.range.start, e.range.end));
+    sorted.dedup_by_key(|e| e.range.clone());
+    let mut ranges = Vec::new();
+    let mut i = 0;
+    while i < sorted.len() {
+        let first = sorted[i];
+        let mut last = first;
+        while let Some(next) = sorted.get(i + 1)
+            && last.siblings.next_start == Some(next.range.start)
+        {
+            last = next;
+            i += 1;
+        }
+        ranges.push(match (last.siblings.next_start, first.siblings.previous_end) {
+            (Some(next), _) => first.range.start..next,
+            (None, Some(previous)) => previous..last.range.end,
+            (None, None) => first.siblings.inner.clone(),
+        });
+        i += 1;
+    }
+    ranges
 }
 
 #[derive(Clone, Debug)]

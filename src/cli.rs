@@ -365,8 +365,10 @@ fn print_notices(reports: &[FileReport], cwd: &Path, quiet: bool) -> bool {
                     had_error = true;
                     eprintln!("error: {path}: {message}");
                 }
-                Notice::Skipped(message) if !quiet => eprintln!("warning: {path}: {message}"),
-                Notice::Skipped(_) => {}
+                Notice::Skipped(message) | Notice::Warning(message) if !quiet => {
+                    eprintln!("warning: {path}: {message}")
+                }
+                Notice::Skipped(_) | Notice::Warning(_) => {}
             }
         }
     }

@@ -56,7 +56,7 @@ pub fn lint_text(
                         .as_ref()
                         .zip(cell_index.as_ref())
                         .map(|(origin, index)| cell_location(origin, index, &diagnostic));
-                    to_file(diagnostic, map, cell)
+                    to_file(diagnostic, map, cell, &doc.text)
                 }
             });
         }
@@ -86,12 +86,16 @@ fn cell_location(origin: &lang::CellOrigin, index: &LineIndex, diagnostic: &Diag
 
 /// Carries a finding of an embedded document to the file. A fix whose edits cannot be carried
 /// exactly is dropped; its message stays as a suggestion.
-fn to_file(mut diagnostic: Diagnostic, map: &lang::OffsetMap, cell: Option<CellLocation>) -> Diagnostic {
+fn to_file(
+    mut diagnostic: Diagnostic,
+    map: &lang::OffsetMap,
+    cell: Option<CellLocation>,
+    doc_text: &str,
+) -> Diagnostic {
     diagnostic.range = map.range(diagnostic.range.clone());
     diagnostic.cell = cell;
     if let Some(fix) = diagnostic.fix.take() {
-        let edits: Option<Vec<Edit>> = fix.edits.iter().map(|e| map.edit(e)).collect();
-        match edits {
+        match carry_edits(&fix.edits, map, doc_text) {
             Some(edits) => diagnostic.fix = Some(Fix::new(fix.applicability, fix.message, edits)),
             None => {
                 if diagnostic.suggestion.is_none() {
@@ -101,4 +105,33 @@ fn to_file(mut diagnostic: Diagnostic, map: &lang::OffsetMap, cell: Option<CellL
         }
     }
     diagnostic
+}
+
+/// A fix's edits on the file's bytes. Edits carried one by one may collide in the file (two
+/// edits on one line of a notebook cell each rewrite that line's JSON string); then the fix is
+/// carried as one edit from its first to its last byte, which applies together or not at all.
+fn carry_edits(edits: &[Edit], map: &lang::OffsetMap, doc_text: &str) -> Option<Vec<Edit>> {
+    let carried: Option<Vec<Edit>> = edits.iter().map(|e| map.edit(e)).collect();
+    if let Some(mut carried) = carried {
+        carried.sort_by_key(|e| (e.range.start, e.range.end));
+        if carried.windows(2).all(|w| w[0].range.end <= w[1].range.start) {
+            return Some(carried);
+        }
+    }
+    if edits.len() < 2 {
+        return None;
+    }
+    let start = edits.iter().map(|e| e.range.start).min()?;
+    let end = edits.iter().map(|e| e.range.end).max()?;
+    let mut content = String::new();
+    let mut at = start;
+    let mut sorted: Vec<&Edit> = edits.iter().collect();
+    sorted.sort_by_key(|e| (e.range.start, e.range.end));
+    for edit in sorted {
+        content.push_str(doc_text.get(at..edit.range.start)?);
+        content.push_str(&edit.content);
+        at = edit.range.end;
+    }
+    content.push_str(doc_text.get(at..end)?);
+    map.edit(&Edit::replace(start..end, content)).map(|e| vec![e])
 }

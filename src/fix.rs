@@ -1,6 +1,7 @@
 //! The fix engine: non-overlapping fixes per pass, re-lint, repeat until nothing applies.
 
 use std::collections::BTreeSet;
+use std::path::Path;
 
 use crate::diagnostic::{Diagnostic, Fix};
 use crate::lang::{self, Surface};
@@ -81,12 +82,19 @@ fn to_crlf(content: &str) -> String {
 /// How a file's fix loop ended.
 #[derive(Debug, PartialEq, Eq)]
 pub enum FixStatus {
-    /// No fixable finding remains (or none was fixable).
+    /// No fixable finding remains (or none was fixable), apart from fixes that were dropped.
     Done,
     /// Fixes kept appearing after [`MAX_PASSES`]; nothing is written.
     NotConverged { rules: Vec<String> },
-    /// The fixed text had more syntax errors than the original; nothing is written.
-    InvalidSyntax,
+}
+
+/// A fix left out because applying it would have broken the file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DroppedFix {
+    pub code: &'static str,
+    /// Where its finding is, as `line:col` (and the notebook cell), in the text it was tried on.
+    pub location: String,
+    pub reason: String,
 }
 
 pub struct FixOutcome {
@@ -97,13 +105,60 @@ pub struct FixOutcome {
     /// Findings of `text`.
     pub remaining: Vec<Diagnostic>,
     pub status: FixStatus,
+    /// Fixes left out, each with why; the rest of the file's fixes are applied.
+    pub dropped: Vec<DroppedFix>,
 }
 
-/// Runs the fix loop on a file's text.
+/// What the file's own parser would reject: the surface's syntax errors, and for a TOML file
+/// whether it still loads.
+pub fn file_errors(path: &Path, surface: Surface, text: &str) -> usize {
+    let is_toml = path
+        .extension()
+        .and_then(|e| e.to_str())
+        .is_some_and(|e| e.eq_ignore_ascii_case("toml"));
+    if is_toml && toml::from_str::<toml::Table>(text).is_err() {
+        return usize::MAX / 2;
+    }
+    lang::syntax_errors(surface, text)
+}
+
+/// A fix told apart from its position, so that a fix dropped in one pass is recognised when
+/// the next pass proposes it again a few bytes further on: its rule, and the text each edit
+/// replaces with what.
+#[derive(PartialEq, Eq)]
+struct FixKey {
+    code: &'static str,
+    edits: Vec<(String, String)>,
+}
+
+impl FixKey {
+    fn of(diagnostic: &Diagnostic, fix: &Fix, text: &str) -> FixKey {
+        FixKey {
+            code: diagnostic.rule.code,
+            edits: fix
+                .edits
+                .iter()
+                .map(|e| {
+                    (
+                        text.get(e.range.clone()).unwrap_or_default().to_string(),
+                        e.content.clone(),
+                    )
+                })
+                .collect(),
+        }
+    }
+}
+
+/// Why a fix is left out when the text it gives has more syntax errors than the original.
+const INVALID_SYNTAX: &str = "would produce invalid syntax";
+
+/// Runs the fix loop on a file's text. Each pass applies the non-overlapping fixes, then the
+/// text is checked by the file's parser: a fix that breaks the file is dropped (and reported)
+/// and the others of its pass are applied without it.
 pub fn fix_text(
     settings: &Settings,
     rules: &[&'static dyn Rule],
-    path: &std::path::Path,
+    path: &Path,
     surface: Surface,
     text: &str,
     line_ending: LineEnding,
@@ -111,24 +166,28 @@ pub fn fix_text(
 ) -> FixOutcome {
     let lint = |t: &str| crate::engine::lint_text(settings, rules, path, surface, t);
     let original = lint(text);
+    let baseline = file_errors(path, surface, text);
+    let breaks = |t: &str| file_errors(path, surface, t) > baseline;
     let mut current = text.to_string();
     let mut diagnostics = original.clone();
     let mut fixed = 0;
     let mut passes = 0;
+    let mut blocked: Vec<FixKey> = Vec::new();
+    let mut dropped: Vec<DroppedFix> = Vec::new();
+    // Passes of one fix each, after fixes that were fine alone broke the file together.
+    let mut single_steps = 0;
     loop {
-        let fixes: Vec<&Fix> = diagnostics
+        let candidates: Vec<(&Diagnostic, &Fix)> = diagnostics
             .iter()
-            .filter_map(|d| d.applicable_fix(unsafe_fixes))
+            .filter_map(|d| d.applicable_fix(unsafe_fixes).map(|f| (d, f)))
+            .filter(|(_, f)| !is_no_op(f, &current))
+            .filter(|(d, f)| !blocked.contains(&FixKey::of(d, f, &current)))
             .collect();
-        if fixes.is_empty() {
+        if candidates.is_empty() {
             break;
         }
         if passes == MAX_PASSES {
-            let rules: BTreeSet<String> = diagnostics
-                .iter()
-                .filter(|d| d.applicable_fix(unsafe_fixes).is_some())
-                .map(|d| d.rule.code.to_string())
-                .collect();
+            let rules: BTreeSet<String> = candidates.iter().map(|(d, _)| d.rule.code.to_string()).collect();
             return FixOutcome {
                 text: text.to_string(),
                 fixed: 0,
@@ -136,40 +195,128 @@ pub fn fix_text(
                 status: FixStatus::NotConverged {
                     rules: rules.into_iter().collect(),
                 },
+                dropped: Vec::new(),
             };
         }
-        let (next, applied) = apply_fixes(&current, fixes, line_ending);
+        let all: Vec<&Fix> = candidates.iter().map(|(_, f)| *f).collect();
+        let (mut next, mut applied) = apply_counted(&current, &all, &candidates, line_ending);
+        let mut single_step = false;
+        if applied > 0 && breaks(&next) {
+            // Leave out the fixes that break the file on their own ...
+            let mut newly_blocked = 0;
+            for (d, f) in &candidates {
+                let (alone, n) = apply_fixes(&current, [*f], line_ending);
+                if n > 0 && breaks(&alone) {
+                    blocked.push(FixKey::of(d, f, &current));
+                    newly_blocked += 1;
+                    dropped.push(DroppedFix {
+                        code: d.rule.code,
+                        location: location(d, &current),
+                        reason: INVALID_SYNTAX.to_string(),
+                    });
+                }
+            }
+            let kept: Vec<&Fix> = candidates
+                .iter()
+                .filter(|(d, f)| !blocked.contains(&FixKey::of(d, f, &current)))
+                .map(|(_, f)| *f)
+                .collect();
+            (next, applied) = apply_counted(&current, &kept, &candidates, line_ending);
+            if applied > 0 && breaks(&next) {
+                // ... and when the rest are fine alone but not together, go one at a time.
+                let first: Vec<&Fix> = plan_fixes(&current, kept.iter().copied())
+                    .into_iter()
+                    .take(1)
+                    .collect();
+                (next, applied) = apply_counted(&current, &first, &candidates, line_ending);
+                single_step = true;
+            }
+            if applied == 0 && newly_blocked > 0 {
+                // Everything this pass proposed was dropped; what is left waits for the next.
+                continue;
+            }
+        }
         if applied == 0 || next == current {
             break;
         }
-        passes += 1;
+        if single_step {
+            single_steps += 1;
+            if single_steps > MAX_SINGLE_STEPS {
+                break;
+            }
+        } else {
+            passes += 1;
+        }
         fixed += applied;
         current = next;
         diagnostics = lint(&current);
     }
-    if fixed > 0 && lang::syntax_errors(surface, &current) > lang::syntax_errors(surface, text) {
-        let remaining = original
-            .into_iter()
-            .map(|mut d| {
-                if d.applicable_fix(unsafe_fixes).is_some() {
-                    d.fix = None;
-                    d.message.push_str(" (fix skipped: would produce invalid syntax)");
+    // A dropped fix's finding stays, without the fix, saying why.
+    let remaining = diagnostics
+        .into_iter()
+        .map(|mut d| {
+            let key = d
+                .applicable_fix(unsafe_fixes)
+                .map(|f| FixKey::of(&d, f, &current));
+            if key.is_some_and(|k| blocked.contains(&k)) {
+                d.fix = None;
+                d.message.push_str(&format!(" (fix skipped: {INVALID_SYNTAX})"));
+            }
+            if d.fix.as_ref().is_some_and(|f| is_no_op(f, &current)) {
+                let fix = d.fix.take();
+                if d.suggestion.is_none() {
+                    d.suggestion = fix.map(|f| f.message);
                 }
-                d
-            })
-            .collect();
-        return FixOutcome {
-            text: text.to_string(),
-            fixed: 0,
-            remaining,
-            status: FixStatus::InvalidSyntax,
-        };
-    }
+            }
+            d
+        })
+        .collect();
     FixOutcome {
         text: current,
         fixed,
-        remaining: diagnostics,
+        remaining,
         status: FixStatus::Done,
+        dropped,
+    }
+}
+
+/// Passes of one fix each, at most, once fixes broke the file together.
+const MAX_SINGLE_STEPS: usize = 200;
+
+/// Applies `fixes` as one pass; the count is of findings fixed, so that findings sharing one
+/// fix (three entries removed together) count as three.
+fn apply_counted(
+    text: &str,
+    fixes: &[&Fix],
+    findings: &[(&Diagnostic, &Fix)],
+    line_ending: LineEnding,
+) -> (String, usize) {
+    let chosen = plan_fixes(text, fixes.iter().copied());
+    let (out, applied) = apply_fixes(text, chosen.iter().copied(), line_ending);
+    let fixed = findings
+        .iter()
+        .filter(|(_, f)| chosen.iter().any(|c| c.edits == f.edits))
+        .count();
+    (out, if applied == 0 { 0 } else { fixed })
+}
+
+/// A fix that leaves the text as it is: never worth a pass, and never applied.
+fn is_no_op(fix: &Fix, text: &str) -> bool {
+    fix.edits
+        .iter()
+        .all(|e| text.get(e.range.clone()) == Some(e.content.as_str()))
+}
+
+/// `line:col` of a finding in `text`, with its notebook cell.
+fn location(diagnostic: &Diagnostic, text: &str) -> String {
+    let index = crate::source::LineIndex::new(text);
+    let at = index.position(text, diagnostic.range.start);
+    match &diagnostic.cell {
+        Some(cell) => format!(
+            "{}:{} (cell {}, line {})",
+            at.line, at.column, cell.cell, cell.start.line
+        ),
+        None => format!("{}:{}", at.line, at.column),
     }
 }
 
@@ -199,6 +346,82 @@ mod tests {
         let a = fix(&[(1, 2, "x\ny")]);
         let (out, n) = apply_fixes("a-b", [&a, &a.clone()], LineEnding::CrLf);
         assert_eq!((out.as_str(), n), ("ax\r\nyb", 1));
+    }
+
+    /// Renames the keyword arguments `a` and `b` of the text to `c`: each fix is fine alone,
+    /// both together repeat a keyword argument.
+    struct RenameToC;
+
+    static RENAME_META: crate::registry::RuleMeta = crate::registry::RuleMeta {
+        code: "MIG009",
+        name: "test-rename",
+        summary: "",
+        surfaces: "",
+        fix: crate::registry::FixAvailability::Always,
+        fix_safety: "safe",
+        doc: "",
+    };
+
+    impl Rule for RenameToC {
+        fn meta(&self) -> &'static crate::registry::RuleMeta {
+            &RENAME_META
+        }
+        fn triggers(&self, _settings: &Settings) -> Vec<String> {
+            Vec::new()
+        }
+        fn check(&self, doc: &crate::lang::Document, cx: &mut crate::registry::RuleContext) {
+            for name in ["a=", "b="] {
+                if let Some(at) = doc.text.find(name) {
+                    let diagnostic = Diagnostic::new(
+                        &RENAME_META,
+                        crate::diagnostic::Severity::Error,
+                        "rename",
+                        at..at + 1,
+                    )
+                    .with_fix(Fix::safe("rename", vec![Edit::replace(at..at + 1, "c")]));
+                    cx.report(diagnostic);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn fixes_fine_alone_but_broken_together_go_one_at_a_time_and_the_breaking_one_is_dropped() {
+        let loaded = crate::config::LoadedConfig {
+            config: Default::default(),
+            path: None,
+        };
+        let settings = Settings::new(&loaded, crate::settings::Overrides::default(), Path::new("."))
+            .expect("default settings");
+        static RULE: RenameToC = RenameToC;
+        let rules: [&'static dyn Rule; 1] = [&RULE];
+        let outcome = fix_text(
+            &settings,
+            &rules,
+            Path::new("t.py"),
+            Surface::Python,
+            "f(a=1, b=2)\n",
+            LineEnding::Lf,
+            false,
+        );
+        assert_eq!(outcome.text, "f(c=1, b=2)\n");
+        assert_eq!(outcome.fixed, 1);
+        assert_eq!(outcome.status, FixStatus::Done);
+        assert_eq!(
+            outcome.dropped,
+            vec![DroppedFix {
+                code: "MIG009",
+                location: "1:8".into(),
+                reason: INVALID_SYNTAX.into()
+            }]
+        );
+        assert_eq!(outcome.remaining.len(), 1);
+        assert!(outcome.remaining[0].fix.is_none());
+        assert!(
+            outcome.remaining[0]
+                .message
+                .ends_with("(fix skipped: would produce invalid syntax)")
+        );
     }
 
     #[test]

@@ -35,6 +35,8 @@ pub struct RunOptions {
 pub enum Notice {
     /// Skipped, as documented (binary, not UTF-8, too large).
     Skipped(String),
+    /// Something the user should know that does not make the run fail (a fix left out).
+    Warning(String),
     /// Something went wrong: the run exits with status 2.
     Error(String),
 }
@@ -184,9 +186,12 @@ fn check_source(
             fix::MAX_PASSES,
             rules.join(", ")
         ))),
-        FixStatus::InvalidSyntax => report.notices.push(Notice::Error(
-            "fix skipped: would produce invalid syntax; the file was not changed".into(),
-        )),
+    }
+    for dropped in &outcome.dropped {
+        report.notices.push(Notice::Warning(format!(
+            "the fix of {} at {} was not applied: {}; the file's other fixes were",
+            dropped.code, dropped.location, dropped.reason
+        )));
     }
     report.fixed = outcome.fixed;
     report.diagnostics = outcome.remaining;

@@ -424,24 +424,31 @@ fn changed_on_disk_is_never_overwritten() {
 }
 
 #[test]
-fn fix_that_breaks_syntax_is_rolled_back() {
-    // A team's replacement with a quote would end the Python string early.
+fn a_fix_that_breaks_syntax_is_dropped_and_the_others_applied() {
+    // A team's replacement with a quote would end the Python string early; the deprecated id
+    // on the next line is still fixed, and the run fails on the finding left, not on an error.
     let config = "[[model]]\nid = \"acme-1\"\nstatus = \"deprecated\"\nreplacement = 'acme\"2'\n";
-    let source = "name = \"acme-1\"\n";
+    let source = "name = \"acme-1\"\nother = \"gemini-2.0-flash\"\n";
     let dir = tree(&[("interlint.toml", config), ("a.py", source)]);
     let o = interlint(dir.path(), &["--fix", "--format", "concise"]);
-    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
     assert!(
-        stderr(&o).contains("a.py: fix skipped: would produce invalid syntax"),
+        stderr(&o).contains(
+            "warning: a.py: the fix of MIG009 at 1:9 was not applied: would produce invalid syntax; \
+             the file's other fixes were"
+        ),
         "{}",
         stderr(&o)
     );
     assert!(
-        stdout(&o).contains("(fix skipped: would produce invalid syntax)"),
+        stdout(&o).contains("a.py:1:9: MIG009 Model id `acme-1` is deprecated; use `acme\"2` (fix skipped: would produce invalid syntax)"),
         "{}",
         stdout(&o)
     );
-    assert_eq!(fs::read_to_string(dir.path().join("a.py")).expect("read"), source);
+    assert_eq!(
+        fs::read_to_string(dir.path().join("a.py")).expect("read"),
+        "name = \"acme-1\"\nother = \"gemini-3.5-flash\"\n"
+    );
 }
 
 #[test]

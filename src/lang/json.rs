@@ -225,6 +225,7 @@ pub fn object(node: tree_sitter::Node, text: &str, base: usize) -> MapValue {
             value: value(val, text, base),
             keyword: false,
             removal: removal.start + base..removal.end + base,
+            siblings: treesitter::siblings(&members, i, node).shifted(base),
         });
     }
     map

@@ -492,10 +492,21 @@ fn compose(inner: &OffsetMap, outer: &OffsetMap) -> OffsetMap {
     map
 }
 
-/// The number of syntax errors of a whole file, summed over its documents.
+/// The number of syntax errors of a whole file, summed over its documents: what the parser
+/// reports plus what the language's own parser would reject although the grammar lets it
+/// through (see [`treesitter::strict_errors`]). Fixes may not add to it.
 pub fn syntax_errors(surface: Surface, text: &str) -> usize {
     match surface {
         Surface::Notebook if serde_json::from_str::<serde_json::Value>(text).is_err() => usize::MAX / 2,
-        _ => documents(surface, text).iter().map(|d| d.syntax_errors).sum(),
+        _ => documents(surface, text)
+            .iter()
+            .map(|d| {
+                let strict = match &d.syntax {
+                    Syntax::TreeSitter(tree) => treesitter::strict_errors(d.surface, tree, &d.text),
+                    _ => 0,
+                };
+                d.syntax_errors + strict
+            })
+            .sum(),
     }
 }

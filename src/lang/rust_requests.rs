@@ -447,6 +447,11 @@ fn object(stream: TokenStream, braces: Range<usize>, text: &str) -> MapValue {
             value: value(&member[2..], value_span, text),
             keyword: false,
             removal,
+            siblings: crate::api::Siblings {
+                previous_end: i.checked_sub(1).and_then(|p| spans.get(p)).map(|s| s.end),
+                next_start: spans.get(i + 1).map(|s| s.start),
+                inner: braces.start + 1..braces.end.saturating_sub(1).max(braces.start + 1),
+            },
         });
     }
     map

@@ -151,6 +151,20 @@ pub fn elements(node: Node) -> Vec<Node> {
     children(node).filter(|c| c.kind() != "comment").collect()
 }
 
+/// Where element `index` of a list of elements sits among its neighbours.
+pub fn siblings(elements: &[Node], index: usize, container: Node) -> crate::api::Siblings {
+    let open = container.start_byte() + 1;
+    let close = container.end_byte().saturating_sub(1).max(open);
+    crate::api::Siblings {
+        previous_end: index
+            .checked_sub(1)
+            .and_then(|p| elements.get(p))
+            .map(|n| n.end_byte()),
+        next_start: elements.get(index + 1).map(|n| n.start_byte()),
+        inner: open..close,
+    }
+}
+
 /// Where element `index` of a list of elements can be deleted with its separator.
 pub fn removal(elements: &[Node], index: usize, container: Node) -> Range<usize> {
     let element = elements[index];
@@ -164,4 +178,100 @@ pub fn removal(elements: &[Node], index: usize, container: Node) -> Range<usize>
     let open = container.start_byte() + 1;
     let close = container.end_byte().saturating_sub(1).max(open);
     open..close
+}
+
+/// Errors a tree-sitter grammar lets through but the language's own parser rejects, in the
+/// shapes an edit can leave behind: an empty slot in a comma-separated list (`{ , }`,
+/// `f(a, , b)`, `[,` in Python), and in a Python call a repeated keyword argument or a
+/// positional argument after a keyword one. JavaScript arrays may have holes (`[a, , b]`).
+pub fn strict_errors(surface: super::Surface, tree: &Tree, text: &str) -> usize {
+    use super::Surface;
+    let python = match surface {
+        Surface::Python => true,
+        Surface::JavaScript | Surface::TypeScript | Surface::Tsx | Surface::Json => false,
+        _ => return 0,
+    };
+    let mut count = 0;
+    visit(tree.root_node(), &mut |node| {
+        let holes_allowed = !python && matches!(node.kind(), "array" | "array_pattern");
+        if !holes_allowed && node.child_count() > 1 {
+            // A comma right after an opening bracket or another comma (comments aside).
+            let mut cursor = node.walk();
+            let mut previous: Option<&str> = None;
+            for child in node.children(&mut cursor) {
+                match child.kind() {
+                    "comment" => continue,
+                    "," if previous.is_none_or(|p| matches!(p, "," | "(" | "[" | "{")) => count += 1,
+                    _ => {}
+                }
+                previous = Some(child.kind());
+            }
+        }
+        if python && node.kind() == "argument_list" {
+            count += python_argument_errors(node, text);
+        }
+        true
+    });
+    count
+}
+
+/// A repeated keyword argument, or a positional argument after a keyword argument.
+fn python_argument_errors(arguments: Node, text: &str) -> usize {
+    let mut count = 0;
+    let mut keywords: Vec<&str> = Vec::new();
+    for argument in elements(arguments) {
+        match argument.kind() {
+            "keyword_argument" => {
+                let name = argument
+                    .child_by_field_name("name")
+                    .map(|n| text_of(n, text))
+                    .unwrap_or_default();
+                if keywords.contains(&name) {
+                    count += 1;
+                }
+                keywords.push(name);
+            }
+            "list_splat" | "dictionary_splat" | "parenthesized_list_splat" => {}
+            // A generator argument only stands alone; anything else is positional.
+            _ if !keywords.is_empty() => count += 1,
+            _ => {}
+        }
+    }
+    count
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::lang::{Surface, syntax_errors};
+
+    #[test]
+    fn empty_slots_and_python_arguments_are_errors() {
+        for (surface, bad) in [
+            (Surface::Python, "config = { , }\n"),
+            (Surface::Python, "x = {\"a\": 1,\n    ,\n}\n"),
+            (Surface::Python, "f(a, , b)\n"),
+            (Surface::Python, "f(,)\n"),
+            (Surface::Python, "f(a=1, a=2)\n"),
+            (Surface::Python, "f(a=1, b)\n"),
+            (Surface::JavaScript, "const x = { , };\n"),
+            (Surface::TypeScript, "f(a, /* c */ , b);\n"),
+            (Surface::Tsx, "const x = {a: 1, , b: 2};\n"),
+        ] {
+            assert!(syntax_errors(surface, bad) > 0, "{surface:?} accepted {bad:?}");
+        }
+        for (surface, good) in [
+            (
+                Surface::Python,
+                "config = {\"a\": 1,}\nf(a, *b, c=1, *d, **e)\nf(x for x in y)\n",
+            ),
+            (Surface::Python, "print(a, )\nt = (1,)\n"),
+            (
+                Surface::JavaScript,
+                "const [, b] = x;\nconst y = [a, , b];\nf(a,);\n",
+            ),
+            (Surface::TypeScript, "const x = {a: 1,};\n"),
+        ] {
+            assert_eq!(syntax_errors(surface, good), 0, "{surface:?} rejected {good:?}");
+        }
+    }
 }

@@ -2,8 +2,6 @@
 //! generation, how a predecessor call is rewritten as an interactions call, and how entries are
 //! written in the document's language.
 
-use std::ops::Range;
-
 use crate::api::{Call, CallKind, Entry, Facts, MapValue, ModelRef, ValueKind};
 use crate::diagnostic::Edit;
 use crate::lang::{Document, Surface};
@@ -143,15 +141,7 @@ pub fn config_map(call: &Call) -> Option<(&Entry, &MapValue, bool)> {
 /// The edits deleting `entries` of one container, merged into one set so that neighbours do
 /// not wait for each other's pass; `None` when they would delete a comment.
 pub fn removal_edits(entries: &[&Entry], facts: &Facts) -> (Vec<Edit>, bool) {
-    let mut ranges: Vec<Range<usize>> = entries.iter().map(|e| e.removal.clone()).collect();
-    ranges.sort_by_key(|r| (r.start, r.end));
-    let mut merged: Vec<Range<usize>> = Vec::new();
-    for r in ranges {
-        match merged.last_mut() {
-            Some(last) if r.start <= last.end => last.end = last.end.max(r.end),
-            _ => merged.push(r),
-        }
-    }
+    let merged = crate::api::removal_ranges(entries);
     let deletes_comment = merged.iter().any(|r| facts.has_comment_in(r));
     (
         merged.into_iter().map(|r| Edit::replace(r, "")).collect(),

@@ -15,7 +15,7 @@ use crate::api::{
     Call, CallKind, Entry, Facts, Import, MapValue, ModelRef, NameValue, Origin, Read, ReadKind, Value,
     ValueKind, Wrapper, WrapperKind, line_indent,
 };
-use crate::lang::treesitter::{elements, removal};
+use crate::lang::treesitter::{elements, removal, siblings};
 
 /// What a name or expression holds.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -605,6 +605,7 @@ impl<'t> Analyzer<'_, 't> {
                         value: self.value(value, scope, depth + 1),
                         keyword: false,
                         removal: removal(&properties, i, node),
+                        siblings: siblings(&properties, i, node),
                     });
                 }
                 // `{ model }`: the key and the value are one identifier.
@@ -618,6 +619,7 @@ impl<'t> Analyzer<'_, 't> {
                     },
                     keyword: false,
                     removal: removal(&properties, i, node),
+                    siblings: siblings(&properties, i, node),
                 }),
                 _ => map.complete = false,
             }

@@ -12,7 +12,7 @@ use crate::api::{
     Call, CallKind, Entry, Facts, Import, MapValue, ModelRef, NameValue, Origin, Read, ReadKind, TypesImport,
     Value, ValueKind, Wrapper, WrapperKind,
 };
-use crate::lang::treesitter::{elements, removal};
+use crate::lang::treesitter::{elements, removal, siblings};
 
 /// What a name or expression holds.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -419,6 +419,7 @@ impl<'t> Analyzer<'_, 't> {
             value: self.value(value, scope, 0),
             keyword: true,
             removal: removal(elements, index, container),
+            siblings: siblings(elements, index, container),
         })
     }
 
@@ -521,6 +522,7 @@ impl<'t> Analyzer<'_, 't> {
                     value: self.value(value, scope, depth + 1),
                     keyword: false,
                     removal: removal(&elements, i, node),
+                    siblings: siblings(&elements, i, node),
                 }),
                 _ => map.complete = false,
             }
@@ -563,6 +565,7 @@ impl<'t> Analyzer<'_, 't> {
                 value: self.value(value, scope, depth + 1),
                 keyword: true,
                 removal: removal(&elements, i, arguments),
+                siblings: siblings(&elements, i, arguments),
             });
         }
         Some(map)
