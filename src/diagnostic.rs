@@ -126,7 +126,7 @@ impl Diagnostic {
         Diagnostic {
             rule,
             severity,
-            message: message.into(),
+            message: one_line(&message.into()),
             range,
             fix: None,
             suggestion: None,
@@ -149,5 +149,82 @@ impl Diagnostic {
         self.fix
             .as_ref()
             .filter(|f| unsafe_fixes || f.applicability == Applicability::Safe)
+    }
+}
+
+/// Longest code quotation (between backquotes) a message keeps whole.
+const MAX_QUOTE: usize = 80;
+
+/// A message on one line: code quoted from a multi-line expression has each line break (with
+/// the indentation around it) read as one space, or none next to a bracket (a trailing comma
+/// before a closing bracket goes too), and a quotation
+/// longer than [`MAX_QUOTE`] characters keeps its start and end around a `…`.
+pub fn one_line(message: &str) -> String {
+    if !message.contains('\n') && !message.contains('\r') && message.len() <= MAX_QUOTE {
+        return message.to_string();
+    }
+    let mut flat = String::with_capacity(message.len());
+    let mut chars = message.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c != '\n' && c != '\r' {
+            flat.push(c);
+            continue;
+        }
+        while flat.ends_with([' ', '\t']) {
+            flat.pop();
+        }
+        while chars.peek().is_some_and(|c| c.is_whitespace()) {
+            chars.next();
+        }
+        let after_open = flat.ends_with(['(', '[', '{']);
+        let before_close = chars.peek().is_some_and(|c| matches!(c, ')' | ']' | '}'));
+        if before_close && flat.ends_with(',') {
+            flat.pop();
+        }
+        if !after_open && !before_close && !flat.is_empty() {
+            flat.push(' ');
+        }
+    }
+    // Shorten long quotations: the parts at odd positions between backquotes are code.
+    let parts: Vec<&str> = flat.split('`').collect();
+    if parts.len() < 3 {
+        return flat;
+    }
+    let mut out = String::with_capacity(flat.len());
+    for (i, part) in parts.iter().enumerate() {
+        if i > 0 {
+            out.push('`');
+        }
+        let is_code = i % 2 == 1 && i + 1 < parts.len();
+        let count = part.chars().count();
+        if is_code && count > MAX_QUOTE {
+            let head: String = part.chars().take(MAX_QUOTE / 2).collect();
+            let tail: String = part.chars().skip(count - (MAX_QUOTE / 2 - 1)).collect();
+            out.push_str(head.trim_end());
+            out.push('…');
+            out.push_str(tail.trim_start());
+        } else {
+            out.push_str(part);
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::one_line;
+
+    #[test]
+    fn messages_quote_code_on_one_line() {
+        assert_eq!(
+            one_line("`model.generate_content(\n        prompt\n    ).text` reads the answer"),
+            "`model.generate_content(prompt).text` reads the answer"
+        );
+        assert_eq!(one_line("`a,\r\n  b` x"), "`a, b` x");
+        let long = format!("`{}.text` reads", "x".repeat(100));
+        let short = one_line(&long);
+        assert_eq!(short.chars().count(), "``… reads".chars().count() + 40 + 40 - 1);
+        assert!(short.starts_with("`xxxx") && short.ends_with("xx.text` reads") && short.contains('…'));
+        assert_eq!(one_line("plain message"), "plain message");
     }
 }

@@ -714,3 +714,21 @@ fn stdio_server_prints_are_sent_to_stderr_by_fix() {
         server.replace("print(\"starting\")", "print(\"starting\", file=sys.stderr)")
     );
 }
+
+#[test]
+fn concise_and_github_stay_one_line_for_multi_line_expressions() {
+    let source = "import google.generativeai as genai\n\nmodel = genai.GenerativeModel(\"gemini-2.0-flash\")\n\
+                  print(model.generate_content(\n    \"a long prompt\",\n    stream=False,\n).text)\n";
+    let dir = tree(&[("a.py", source)]);
+    for format in ["concise", "github"] {
+        let o = interlint(dir.path(), &["--format", format]);
+        let out = stdout(&o);
+        let json = interlint(dir.path(), &["--format", "json"]);
+        let findings = serde_json::from_str::<serde_json::Value>(&stdout(&json)).expect("json")["findings"]
+            .as_array()
+            .map_or(0, Vec::len);
+        assert!(findings >= 3, "{}", stdout(&json));
+        assert_eq!(out.lines().count(), findings, "{format}:\n{out}");
+        assert!(out.contains("`model.generate_content(\"a long prompt\", stream=False).text`"), "{out}");
+    }
+}
