@@ -277,6 +277,18 @@ impl OffsetMap {
                 json::escape_string_content(&text),
             ));
         }
+        // Strings left empty go with their separator rather than stay as `""`.
+        if text.is_empty() && items.array {
+            if let Some(next) = items.items.get(j + 1) {
+                return Some(Edit::replace(
+                    first.file.start.checked_sub(1)?..next.file.start.checked_sub(1)?,
+                    "",
+                ));
+            }
+            if let Some(previous) = i.checked_sub(1).and_then(|p| items.items.get(p)) {
+                return Some(Edit::replace(previous.file.end + 1..last.file.end + 1, ""));
+            }
+        }
         let mut lines: Vec<String> = text
             .split_inclusive('\n')
             .map(|l| format!("\"{}\"", json::escape_string_content(l)))
@@ -373,7 +385,7 @@ impl Document {
     pub fn facts(&self) -> &Facts {
         self.facts.get_or_init(|| match (&self.surface, &self.syntax) {
             (Surface::Python, Syntax::TreeSitter(tree)) => {
-                python::facts::extract(tree, &self.text, &python::facts::Env::new()).0
+                python::facts::extract(tree, &self.text, &python::facts::Env::new(), &Default::default()).0
             }
             (Surface::JavaScript | Surface::TypeScript | Surface::Tsx, Syntax::TreeSitter(tree)) => {
                 javascript::facts::extract(tree, &self.text)

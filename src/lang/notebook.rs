@@ -28,9 +28,7 @@ pub fn documents(text: &str) -> Vec<Document> {
     let Some(cells) = member(root, text, "cells").filter(|n| n.kind() == "array") else {
         return Vec::new();
     };
-    let mut docs = Vec::new();
-    // What the top-level names of the cells run so far hold, for the cells after them.
-    let mut env = super::python::facts::Env::new();
+    let mut docs: Vec<CellDocument> = Vec::new();
     let mut cursor = cells.walk();
     for (index, cell) in cells
         .named_children(&mut cursor)
@@ -62,17 +60,73 @@ pub fn documents(text: &str) -> Vec<Document> {
         } else {
             Vec::new()
         };
-        for mut doc in super::embedded(surface, content, map, Some(index + 1)) {
-            if let (Surface::Python, super::Syntax::TreeSitter(tree)) = (doc.surface, &doc.syntax) {
-                let (facts, exports) = super::python::facts::extract(tree, &doc.text, &env);
-                doc.set_facts(facts);
-                env.extend(exports);
-                doc.magics = magics.clone();
-            }
-            docs.push(doc);
+        let code = surface != Surface::Markdown;
+        for doc in super::embedded(surface, content, map, Some(index + 1)) {
+            let module = code && doc.surface == Surface::Python;
+            docs.push(CellDocument {
+                doc,
+                magics: magics.clone(),
+                module,
+            });
         }
     }
-    docs
+    link_cells(docs)
+}
+
+/// The code cells as one module, in cell order: each cell's names resolve to what the earlier
+/// cells bound, and no binding is "used only here" when another cell mentions its name.
+fn link_cells(docs: Vec<CellDocument>) -> Vec<Document> {
+    use std::collections::HashMap;
+    let python_tree = |cell: &CellDocument| match (cell.module, &cell.doc.syntax) {
+        (true, super::Syntax::TreeSitter(tree)) => Some(tree.clone()),
+        _ => None,
+    };
+    // How often each cell mentions each name, and over all cells.
+    let mut mentions: Vec<HashMap<String, usize>> = Vec::with_capacity(docs.len());
+    let mut total: HashMap<String, usize> = HashMap::new();
+    for cell in &docs {
+        let doc = &cell.doc;
+        let mut here: HashMap<String, usize> = HashMap::new();
+        if let Some(tree) = python_tree(cell) {
+            treesitter::visit(tree.root_node(), &mut |node| {
+                if node.kind() == "identifier" {
+                    *here.entry(treesitter::text_of(node, &doc.text).to_string()).or_default() += 1;
+                }
+                true
+            });
+        }
+        for (name, n) in &here {
+            *total.entry(name.clone()).or_default() += n;
+        }
+        mentions.push(here);
+    }
+    let mut env = super::python::facts::Env::new();
+    let mut out = Vec::with_capacity(docs.len());
+    for (cell, here) in docs.into_iter().zip(&mentions) {
+        let tree = python_tree(&cell);
+        let CellDocument { mut doc, magics, .. } = cell;
+        if let Some(tree) = tree {
+            let elsewhere = super::python::facts::Elsewhere {
+                total: Some(&total),
+                here: Some(here),
+            };
+            let (facts, exports) = super::python::facts::extract(&tree, &doc.text, &env, &elsewhere);
+            doc.set_facts(facts);
+            env.extend(exports);
+            doc.magics = magics;
+        }
+        out.push(doc);
+    }
+    out
+}
+
+/// A document of a notebook cell, before the cells are linked.
+struct CellDocument {
+    doc: Document,
+    /// Lines of IPython magics read as comments.
+    magics: Vec<std::ops::Range<usize>>,
+    /// Part of the notebook's module: Python in a code cell (not a code block of a Markdown cell).
+    module: bool,
 }
 
 /// `metadata.kernelspec.language` or `metadata.language_info.name`, lower-cased.

@@ -37,22 +37,42 @@ pub enum Class {
 /// Top-level names a notebook's earlier cells bound, by what they hold.
 pub type Env = HashMap<String, Class>;
 
+/// Names a notebook's other code cells mention: a binding they may read is never "used only
+/// here" (a notebook's code cells are one module).
+#[derive(Default)]
+pub struct Elsewhere<'a> {
+    /// Mentions of each name in every cell, and in this cell.
+    pub total: Option<&'a HashMap<String, usize>>,
+    pub here: Option<&'a HashMap<String, usize>>,
+}
+
+impl Elsewhere<'_> {
+    pub fn contains(&self, name: &str) -> bool {
+        let total = self.total.and_then(|t| t.get(name)).copied().unwrap_or(0);
+        let here = self.here.and_then(|h| h.get(name)).copied().unwrap_or(0);
+        total > here
+    }
+}
+
 const MAX_DEPTH: usize = 12;
 
 struct Analyzer<'a, 't> {
     text: &'a str,
     scopes: Scopes<'t>,
     env: &'a Env,
+    elsewhere: &'a Elsewhere<'a>,
 }
 
 /// The facts of one Python document, and what its top-level names hold (for the next cell of
-/// a notebook).
-pub fn extract(tree: &tree_sitter::Tree, text: &str, env: &Env) -> (Facts, Env) {
+/// a notebook). `env` is what the earlier cells bound, `elsewhere` the names the other cells
+/// mention.
+pub fn extract(tree: &tree_sitter::Tree, text: &str, env: &Env, elsewhere: &Elsewhere<'_>) -> (Facts, Env) {
     let root = tree.root_node();
     let a = Analyzer {
         text,
         scopes: Scopes::build(root, text),
         env,
+        elsewhere,
     };
     let mut facts = Facts {
         comments: a.scopes.comments.clone(),
@@ -494,7 +514,9 @@ impl<'t> Analyzer<'_, 't> {
         {
             out.value = Some(self.value(value, scope, depth + 1));
             out.statement = Some(statement.byte_range());
-            out.single_use = count == 1 && self.scopes.names.uses_in(scope, &name) == 1;
+            out.single_use = count == 1
+                && self.scopes.names.uses_in(scope, &name) == 1
+                && !(scope == 0 && self.elsewhere.contains(&name));
         }
         out
     }
@@ -807,7 +829,8 @@ impl<'t> Analyzer<'_, 't> {
                     },
                     |a| self.src(a).to_string(),
                 );
-                let used = self.scopes.names.total_uses.get(&binding).copied().unwrap_or(0) > 0;
+                let used = self.scopes.names.total_uses.get(&binding).copied().unwrap_or(0) > 0
+                    || self.elsewhere.contains(&binding);
                 let removal = if names.len() == 1 {
                     without_blank_start(self.text, statement.clone())
                 } else if let Some(next) = names.get(i + 1) {
