@@ -165,6 +165,13 @@ fn check_source(
         path: path.to_path_buf(),
         ..FileReport::default()
     };
+    if surface == Surface::Notebook
+        && let Some(reason) = crate::lang::notebook::invalid_json(&source.text)
+    {
+        report.notices.push(Notice::Warning(format!(
+            "not valid notebook JSON: {reason}, checked as text"
+        )));
+    }
     if options.mode == FixMode::Check {
         report.diagnostics = crate::engine::lint_text(settings, &rules, path, surface, &source.text);
         report.text = Some(source);

@@ -729,6 +729,9 @@ fn concise_and_github_stay_one_line_for_multi_line_expressions() {
             .map_or(0, Vec::len);
         assert!(findings >= 3, "{}", stdout(&json));
         assert_eq!(out.lines().count(), findings, "{format}:\n{out}");
-        assert!(out.contains("`model.generate_content(\"a long prompt\", stream=False).text`"), "{out}");
+        assert!(
+            out.contains("`model.generate_content(\"a long prompt\", stream=False).text`"),
+            "{out}"
+        );
     }
 }

@@ -90,7 +90,9 @@ fn link_cells(docs: Vec<CellDocument>) -> Vec<Document> {
         if let Some(tree) = python_tree(cell) {
             treesitter::visit(tree.root_node(), &mut |node| {
                 if node.kind() == "identifier" {
-                    *here.entry(treesitter::text_of(node, &doc.text).to_string()).or_default() += 1;
+                    *here
+                        .entry(treesitter::text_of(node, &doc.text).to_string())
+                        .or_default() += 1;
                 }
                 true
             });
@@ -127,6 +129,13 @@ struct CellDocument {
     magics: Vec<std::ops::Range<usize>>,
     /// Part of the notebook's module: Python in a code cell (not a code block of a Markdown cell).
     module: bool,
+}
+
+/// Why a notebook's text is not JSON (and is read as text), if it is not.
+pub fn invalid_json(text: &str) -> Option<String> {
+    serde_json::from_str::<serde::de::IgnoredAny>(text)
+        .err()
+        .map(|e| e.to_string())
 }
 
 /// `metadata.kernelspec.language` or `metadata.language_info.name`, lower-cased.
