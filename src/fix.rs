@@ -152,6 +152,10 @@ impl FixKey {
 /// Why a fix is left out when the text it gives has more syntax errors than the original.
 const INVALID_SYNTAX: &str = "would produce invalid syntax";
 
+/// Why a fix is left out when its edits cannot be applied to the text (they overlap each other
+/// or fall outside it), or it kept waiting behind another fix.
+const NOT_APPLICABLE: &str = "its edits could not be applied to the file";
+
 /// Runs the fix loop on a file's text. Each pass applies the non-overlapping fixes, then the
 /// text is checked by the file's parser: a fix that breaks the file is dropped (and reported)
 /// and the others of its pass are applied without it.
@@ -264,6 +268,20 @@ pub fn fix_text(
             }
             if d.fix.as_ref().is_some_and(|f| is_no_op(f, &current)) {
                 let fix = d.fix.take();
+                if d.suggestion.is_none() {
+                    d.suggestion = fix.map(|f| f.message);
+                }
+            }
+            // Any other fix still applicable could not be applied: say so rather than mark
+            // the finding fixable once more.
+            if d.applicable_fix(unsafe_fixes).is_some() {
+                dropped.push(DroppedFix {
+                    code: d.rule.code,
+                    location: location(&d, &current),
+                    reason: NOT_APPLICABLE.to_string(),
+                });
+                let fix = d.fix.take();
+                d.message.push_str(&format!(" (fix skipped: {NOT_APPLICABLE})"));
                 if d.suggestion.is_none() {
                     d.suggestion = fix.map(|f| f.message);
                 }
@@ -422,6 +440,57 @@ mod tests {
                 .message
                 .ends_with("(fix skipped: would produce invalid syntax)")
         );
+    }
+
+    /// Proposes a fix whose edits overlap each other: it can never be applied.
+    struct Tangled;
+
+    impl Rule for Tangled {
+        fn meta(&self) -> &'static crate::registry::RuleMeta {
+            &RENAME_META
+        }
+        fn triggers(&self, _settings: &Settings) -> Vec<String> {
+            Vec::new()
+        }
+        fn check(&self, doc: &crate::lang::Document, cx: &mut crate::registry::RuleContext) {
+            let edits = vec![Edit::replace(0..3, "x"), Edit::replace(1..2, "y")];
+            let len = doc.text.len().min(1);
+            cx.report(
+                Diagnostic::new(
+                    &RENAME_META,
+                    crate::diagnostic::Severity::Error,
+                    "tangled",
+                    0..len,
+                )
+                .with_fix(Fix::safe("untangle", edits)),
+            );
+        }
+    }
+
+    #[test]
+    fn a_fix_that_cannot_be_applied_is_reported_not_left_fixable() {
+        let loaded = crate::config::LoadedConfig {
+            config: Default::default(),
+            path: None,
+        };
+        let settings = Settings::new(&loaded, crate::settings::Overrides::default(), Path::new("."))
+            .expect("default settings");
+        static RULE: Tangled = Tangled;
+        let rules: [&'static dyn Rule; 1] = [&RULE];
+        let outcome = fix_text(
+            &settings,
+            &rules,
+            Path::new("t.py"),
+            Surface::Python,
+            "abcdef\n",
+            LineEnding::Lf,
+            false,
+        );
+        assert_eq!(outcome.text, "abcdef\n");
+        assert_eq!(outcome.dropped.len(), 1);
+        assert_eq!(outcome.dropped[0].reason, NOT_APPLICABLE);
+        assert!(outcome.remaining[0].fix.is_none());
+        assert_eq!(outcome.remaining[0].suggestion.as_deref(), Some("untangle"));
     }
 
     #[test]
