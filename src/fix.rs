@@ -1,9 +1,9 @@
 //! The fix engine: non-overlapping fixes per pass, re-lint, repeat until nothing applies.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashSet};
 use std::path::Path;
 
-use crate::diagnostic::{Diagnostic, Fix};
+use crate::diagnostic::{Diagnostic, Edit, Fix};
 use crate::lang::{self, Surface};
 use crate::registry::Rule;
 use crate::settings::Settings;
@@ -125,7 +125,7 @@ pub fn file_errors(path: &Path, surface: Surface, text: &str) -> usize {
 /// A fix told apart from its position, so that a fix dropped in one pass is recognised when
 /// the next pass proposes it again a few bytes further on: its rule, and the text each edit
 /// replaces with what.
-#[derive(PartialEq, Eq)]
+#[derive(PartialEq, Eq, Hash)]
 struct FixKey {
     code: &'static str,
     edits: Vec<(String, String)>,
@@ -176,7 +176,7 @@ pub fn fix_text(
     let mut diagnostics = original.clone();
     let mut fixed = 0;
     let mut passes = 0;
-    let mut blocked: Vec<FixKey> = Vec::new();
+    let mut blocked: HashSet<FixKey> = HashSet::new();
     let mut dropped: Vec<DroppedFix> = Vec::new();
     // Passes of one fix each, after fixes that were fine alone broke the file together.
     let mut single_steps = 0;
@@ -207,15 +207,23 @@ pub fn fix_text(
         let mut single_step = false;
         if applied > 0 && breaks(&next) {
             // Leave out the fixes that break the file on their own ...
+            let chosen: HashSet<*const Fix> = plan_fixes(&current, all.iter().copied())
+                .into_iter()
+                .map(|f| f as *const Fix)
+                .collect();
+            let applied_here: Vec<(&Diagnostic, &Fix)> = candidates
+                .iter()
+                .filter(|(_, f)| chosen.contains(&(*f as *const Fix)))
+                .copied()
+                .collect();
             let mut newly_blocked = 0;
-            for (d, f) in &candidates {
-                let (alone, n) = apply_fixes(&current, [*f], line_ending);
-                if n > 0 && breaks(&alone) {
-                    blocked.push(FixKey::of(d, f, &current));
+            let index = crate::source::LineIndex::new(&current);
+            for (d, f) in breaking(&current, &applied_here, line_ending, &breaks) {
+                if blocked.insert(FixKey::of(d, f, &current)) {
                     newly_blocked += 1;
                     dropped.push(DroppedFix {
                         code: d.rule.code,
-                        location: location(d, &current),
+                        location: location(d, &current, &index),
                         reason: INVALID_SYNTAX.to_string(),
                     });
                 }
@@ -256,6 +264,7 @@ pub fn fix_text(
         diagnostics = lint(&current);
     }
     // A dropped fix's finding stays, without the fix, saying why.
+    let index = crate::source::LineIndex::new(&current);
     let remaining = diagnostics
         .into_iter()
         .map(|mut d| {
@@ -277,7 +286,7 @@ pub fn fix_text(
             if d.applicable_fix(unsafe_fixes).is_some() {
                 dropped.push(DroppedFix {
                     code: d.rule.code,
-                    location: location(&d, &current),
+                    location: location(&d, &current, &index),
                     reason: NOT_APPLICABLE.to_string(),
                 });
                 let fix = d.fix.take();
@@ -311,9 +320,10 @@ fn apply_counted(
 ) -> (String, usize) {
     let chosen = plan_fixes(text, fixes.iter().copied());
     let (out, applied) = apply_fixes(text, chosen.iter().copied(), line_ending);
+    let chosen_edits: HashSet<&Vec<Edit>> = chosen.iter().map(|c| &c.edits).collect();
     let fixed = findings
         .iter()
-        .filter(|(_, f)| chosen.iter().any(|c| c.edits == f.edits))
+        .filter(|(_, f)| chosen_edits.contains(&f.edits))
         .count();
     (out, if applied == 0 { 0 } else { fixed })
 }
@@ -325,9 +335,29 @@ fn is_no_op(fix: &Fix, text: &str) -> bool {
         .all(|e| text.get(e.range.clone()) == Some(e.content.as_str()))
 }
 
+/// The fixes among `group` (applied together in one pass, which broke the file) that break it
+/// on their own, found by halving the group: a few parses per bad fix, not one per fix.
+fn breaking<'d>(
+    text: &str,
+    group: &[(&'d Diagnostic, &'d Fix)],
+    line_ending: LineEnding,
+    breaks: &dyn Fn(&str) -> bool,
+) -> Vec<(&'d Diagnostic, &'d Fix)> {
+    let (out, applied) = apply_fixes(text, group.iter().map(|(_, f)| *f), line_ending);
+    if applied == 0 || !breaks(&out) {
+        return Vec::new();
+    }
+    if group.len() == 1 {
+        return group.to_vec();
+    }
+    let (left, right) = group.split_at(group.len() / 2);
+    let mut bad = breaking(text, left, line_ending, breaks);
+    bad.extend(breaking(text, right, line_ending, breaks));
+    bad
+}
+
 /// `line:col` of a finding in `text`, with its notebook cell.
-fn location(diagnostic: &Diagnostic, text: &str) -> String {
-    let index = crate::source::LineIndex::new(text);
+fn location(diagnostic: &Diagnostic, text: &str, index: &crate::source::LineIndex) -> String {
     let at = index.position(text, diagnostic.range.start);
     match &diagnostic.cell {
         Some(cell) => format!(
@@ -341,7 +371,6 @@ fn location(diagnostic: &Diagnostic, text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::diagnostic::Edit;
 
     fn fix(edits: &[(usize, usize, &str)]) -> Fix {
         Fix::safe(
