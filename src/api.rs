@@ -368,6 +368,91 @@ pub struct Wrapper {
     pub close: Range<usize>,
     /// `new Wrapper({...})` with one object literal argument: the literal, which can stand alone.
     pub literal: Option<Range<usize>>,
+    /// Where the object goes: into a request, into another wrapper, or elsewhere.
+    pub flow: Flow,
+}
+
+/// Where a value goes, as far as a surface's extractor can follow it in its document.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Flow {
+    /// Into a request of the API (create-content, chat, legacy model, interactions): an
+    /// argument, or inside one (a list, a dict, a property), directly or through a name bound
+    /// once to it and used only there.
+    Request,
+    /// Into the wrappers built at these ranges (`types.Content(parts=[part])`), and perhaps
+    /// into requests directly: it goes wherever those wrappers go.
+    Inside(Vec<Range<usize>>),
+    /// Anywhere else, or not known: another API (an agent framework's runner, the Live API), a
+    /// mocked response, a function's parameter.
+    Elsewhere,
+}
+
+impl Flow {
+    /// Where a name's value goes, from where each of its uses goes: into requests and wrappers
+    /// when every use goes there, else nowhere known. A name never used goes nowhere.
+    pub fn of_uses(uses: impl IntoIterator<Item = Flow>) -> Flow {
+        let mut out: Option<Flow> = None;
+        for flow in uses {
+            out = Some(match (out, flow) {
+                (_, Flow::Elsewhere) | (Some(Flow::Elsewhere), _) => return Flow::Elsewhere,
+                (None | Some(Flow::Request), flow) => flow,
+                (Some(Flow::Inside(ranges)), Flow::Request) => Flow::Inside(ranges),
+                (Some(Flow::Inside(mut ranges)), Flow::Inside(more)) => {
+                    ranges.extend(more);
+                    Flow::Inside(ranges)
+                }
+            });
+        }
+        out.unwrap_or(Flow::Elsewhere)
+    }
+}
+
+/// The methods that make a request of the API, in both spellings: a class that defines one of
+/// them implements the API (a client library, a CLI's content generator), and its own calls
+/// through `self`/`this` are not uses of it.
+pub const API_METHODS: &[&str] = &[
+    "generate_content",
+    "generate_content_stream",
+    "send_message",
+    "send_message_stream",
+    "generateContent",
+    "generateContentStream",
+    "sendMessage",
+    "sendMessageStream",
+];
+
+impl Facts {
+    /// Whether a wrapper's object reaches a request: it goes into one, is itself one of the
+    /// request's own types (`is_request_type`, e.g. `GenerateContentConfig`), or is built inside
+    /// wrappers that do.
+    pub fn wrapper_reaches_request(&self, wrapper: &Wrapper, is_request_type: &dyn Fn(&str) -> bool) -> bool {
+        self.reaches_request(wrapper, is_request_type, 0)
+    }
+
+    fn reaches_request(
+        &self,
+        wrapper: &Wrapper,
+        is_request_type: &dyn Fn(&str) -> bool,
+        depth: usize,
+    ) -> bool {
+        if is_request_type(&wrapper.name) {
+            return true;
+        }
+        match &wrapper.flow {
+            Flow::Request => true,
+            Flow::Elsewhere => false,
+            // Each step goes to an enclosing wrapper; the bound is for safety.
+            Flow::Inside(ranges) => {
+                depth < 64
+                    && ranges.iter().all(|range| {
+                        self.wrappers
+                            .iter()
+                            .find(|w| w.range == *range && w.range != wrapper.range)
+                            .is_some_and(|outer| self.reaches_request(outer, is_request_type, depth + 1))
+                    })
+            }
+        }
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

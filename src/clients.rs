@@ -13,6 +13,10 @@ pub struct Packages {
     /// Typed wrapper classes of a create-content request (MIG008).
     #[serde(default)]
     pub typed_wrappers: Vec<String>,
+    /// The wrappers that exist only for a create-content request (`GenerateContentConfig`):
+    /// reported wherever they are built, the others only where they go into a request.
+    #[serde(default)]
+    pub request_types: Vec<String>,
 }
 
 #[derive(Clone, Debug, Deserialize)]

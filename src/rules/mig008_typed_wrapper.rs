@@ -1,6 +1,6 @@
 //! MIG008 typed-wrapper: typed wrapper objects where the interactions endpoint takes plain ones.
 
-use crate::api::{Wrapper, WrapperKind};
+use crate::api::{CallKind, Wrapper, WrapperKind};
 use crate::clients::Packages;
 use crate::diagnostic::{Applicability, Diagnostic, Edit, Fix, Severity};
 use crate::lang::Document;
@@ -37,14 +37,20 @@ impl Rule for TypedWrapper {
         let dialect = Dialect::of(doc);
         let facts = doc.facts();
         let clients = &cx.settings.clients;
-        let known = match dialect {
-            Dialect::Python => &clients.python.typed_wrappers,
-            Dialect::JavaScript => &clients.javascript.typed_wrappers,
+        let packages = match dialect {
+            Dialect::Python => &clients.python,
+            Dialect::JavaScript => &clients.javascript,
             Dialect::Json => return,
         };
+        let class_of = |name: &str| name.split('.').next().unwrap_or_default().to_string();
+        let is_request_type = |name: &str| packages.request_types.contains(&class_of(name));
         for wrapper in &facts.wrappers {
-            let class = wrapper.name.split('.').next().unwrap_or_default();
-            if !known.iter().any(|k| k == class) {
+            let class = class_of(&wrapper.name);
+            // A wrapper that does not go into a request serves another API (an agent
+            // framework's runner, the Live API, a mocked response): a dict would break it.
+            if !packages.typed_wrappers.contains(&class)
+                || !facts.wrapper_reaches_request(wrapper, &is_request_type)
+            {
                 continue;
             }
             if let Some(module) = &wrapper.module
@@ -90,8 +96,13 @@ impl Rule for TypedWrapper {
                 ),
             });
         }
-        // In a notebook other cells may use the import: leave it.
-        if doc.cell.is_some() {
+        // In a notebook other cells may use the import: leave it. A module that makes no
+        // request (a package's `__init__`, a test of its imports) keeps it for other reasons.
+        let makes_requests = facts
+            .calls
+            .iter()
+            .any(|c| !matches!(c.kind, CallKind::Rest { .. }));
+        if doc.cell.is_some() || !makes_requests {
             return;
         }
         for import in &facts.imports {

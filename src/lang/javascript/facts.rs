@@ -12,8 +12,8 @@ use tree_sitter::Node;
 
 use super::scope::{BindingKind, Resolution, Scopes, children, text_of};
 use crate::api::{
-    Call, CallKind, Entry, Facts, Import, MapValue, ModelRef, NameValue, Origin, Read, ReadKind, Value,
-    ValueKind, Wrapper, WrapperKind, line_indent,
+    API_METHODS, Call, CallKind, Entry, Facts, Flow, Import, MapValue, ModelRef, NameValue, Origin, Read,
+    ReadKind, Value, ValueKind, Wrapper, WrapperKind, line_indent,
 };
 use crate::lang::treesitter::{elements, removal, siblings};
 
@@ -403,9 +403,12 @@ impl<'t> Analyzer<'_, 't> {
                         if let Class::LegacyModel(_) = class {
                             return Some((CallKind::LegacyCreate { stream }, None, None));
                         }
-                        // An unknown receiver called with a request naming its model.
+                        // An unknown receiver called with a request naming its model; not the
+                        // API's own implementation calling itself.
                         let request = self.request(call)?;
-                        request_property(request, "model", self.text).map(|_| (create, None, None))
+                        request_property(request, "model", self.text)
+                            .filter(|_| !self.implementation_call(call, object))
+                            .map(|_| (create, None, None))
                     }
                     "create" => match object_property.map(|p| self.src(p)) {
                         Some("interactions") => Some((CallKind::Interactions, None, None)),
@@ -658,6 +661,7 @@ impl<'t> Analyzer<'_, 't> {
             open: arguments.start_byte()..arguments.start_byte() + 1,
             close: arguments.end_byte().saturating_sub(1)..arguments.end_byte(),
             literal,
+            flow: self.flow(node, scope, 0),
         })
     }
 
@@ -688,7 +692,161 @@ impl<'t> Analyzer<'_, 't> {
             open: node.end_byte()..node.end_byte(),
             close: node.end_byte()..node.end_byte(),
             literal: None,
+            flow: self.flow(node, scope, 0),
         })
+    }
+
+    // ----- where values go -----
+
+    /// Where the value of the expression `node` goes: up through the arrays, objects and
+    /// parentheses around it to the call taking it, or through the `const` it is bound to.
+    fn flow(&self, node: Node<'t>, scope: usize, depth: usize) -> Flow {
+        if depth > MAX_DEPTH {
+            return Flow::Elsewhere;
+        }
+        let mut current = node;
+        while let Some(parent) = current.parent() {
+            let is = |field: &str| parent.child_by_field_name(field) == Some(current);
+            match parent.kind() {
+                "array"
+                | "object"
+                | "spread_element"
+                | "ternary_expression"
+                | "parenthesized_expression"
+                | "as_expression"
+                | "satisfies_expression"
+                | "non_null_expression" => {}
+                "pair" if is("value") => {}
+                "arguments" => return self.argument_flow(parent, scope, depth),
+                "variable_declarator" if is("value") => {
+                    return match parent.child_by_field_name("name") {
+                        Some(name) if name.kind() == "identifier" => self.name_flow(name, scope, depth),
+                        _ => Flow::Elsewhere,
+                    };
+                }
+                _ => return Flow::Elsewhere,
+            }
+            current = parent;
+        }
+        Flow::Elsewhere
+    }
+
+    /// Where an argument goes: into a request, into a helper or class of the client, into an
+    /// array (`parts.push(x)`) that goes on by its name, or elsewhere.
+    fn argument_flow(&self, arguments: Node<'t>, scope: usize, depth: usize) -> Flow {
+        let Some(call) = arguments.parent() else {
+            return Flow::Elsewhere;
+        };
+        if call.kind() == "call_expression" && self.call_kind(call, scope, 0).is_some() {
+            return Flow::Request;
+        }
+        if self.wrapper(call, scope).is_some() {
+            return Flow::Inside(vec![call.byte_range()]);
+        }
+        match self.array_growth(call) {
+            Some(array) => self.name_flow(array, scope, depth + 1),
+            None => Flow::Elsewhere,
+        }
+    }
+
+    /// `xs.push(...)`, `xs.unshift(...)`: the array `xs` grown.
+    fn array_growth(&self, call: Node<'t>) -> Option<Node<'t>> {
+        let function = call
+            .child_by_field_name("function")
+            .filter(|f| call.kind() == "call_expression" && f.kind() == "member_expression")?;
+        let method = function.child_by_field_name("property")?;
+        let object = function.child_by_field_name("object")?;
+        (matches!(self.src(method), "push" | "unshift") && object.kind() == "identifier").then_some(object)
+    }
+
+    /// Where the value bound to `name` goes: wherever every use of the name goes, when the
+    /// name is bound once, by a declaration that is not exported. Growing it (`xs.push(...)`)
+    /// is not a use.
+    fn name_flow(&self, name: Node<'t>, scope: usize, depth: usize) -> Flow {
+        let text = self.src(name);
+        let Some(declared) = self.scopes.names.declaring_scope(text, scope) else {
+            return Flow::Elsewhere;
+        };
+        let declared_once = match self.scopes.names.bindings.get(&(declared, text.to_string())) {
+            Some(list) => match list.as_slice() {
+                [only] => match only.kind {
+                    BindingKind::Assign { value, .. } => value
+                        .parent()
+                        .and_then(|declarator| declarator.parent())
+                        .and_then(|declaration| declaration.parent())
+                        .is_none_or(|p| p.kind() != "export_statement"),
+                    _ => false,
+                },
+                _ => false,
+            },
+            None => false,
+        };
+        if !declared_once || depth > MAX_DEPTH {
+            return Flow::Elsewhere;
+        }
+        let uses = self.scopes.loads.get(text).map(Vec::as_slice).unwrap_or_default();
+        Flow::of_uses(
+            uses.iter()
+                .filter(|(_, s)| self.scopes.names.declaring_scope(text, *s) == Some(declared))
+                .filter(|(use_node, _)| {
+                    !use_node
+                        .parent()
+                        .and_then(|member| member.parent())
+                        .is_some_and(|call| self.array_growth(call) == Some(*use_node))
+                })
+                .map(|(use_node, s)| self.flow(*use_node, *s, depth + 1)),
+        )
+    }
+
+    // ----- the API's own implementation -----
+
+    /// A call on `this` or one of its members (not its `models` resource) in a class that
+    /// defines one of the API's methods (a client's chat, a CLI's content generator): the
+    /// implementation calling itself.
+    fn implementation_call(&self, call: Node<'t>, receiver: Node<'t>) -> bool {
+        let mut node = receiver;
+        for _ in 0..MAX_DEPTH {
+            node = unwrap(node);
+            let next = match node.kind() {
+                "member_expression" => {
+                    if node.child_by_field_name("property").map(|p| self.src(p)) == Some("models") {
+                        return false;
+                    }
+                    node.child_by_field_name("object")
+                }
+                "call_expression" => node.child_by_field_name("function"),
+                "subscript_expression" => node.child_by_field_name("object"),
+                _ => break,
+            };
+            match next {
+                Some(n) => node = n,
+                None => return false,
+            }
+        }
+        if node.kind() != "this" {
+            return false;
+        }
+        let mut ancestor = call.parent();
+        while let Some(a) = ancestor {
+            if matches!(
+                a.kind(),
+                "class_declaration" | "abstract_class_declaration" | "class"
+            ) {
+                return a.child_by_field_name("body").is_some_and(|body| {
+                    children(body).any(|member| {
+                        matches!(
+                            member.kind(),
+                            "method_definition" | "public_field_definition" | "field_definition"
+                        ) && member
+                            .child_by_field_name("name")
+                            .or_else(|| member.child_by_field_name("property"))
+                            .is_some_and(|n| API_METHODS.contains(&self.src(n)))
+                    })
+                });
+            }
+            ancestor = a.parent();
+        }
+        false
     }
 
     // ----- reads -----

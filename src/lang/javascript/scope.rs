@@ -53,6 +53,8 @@ pub struct Scopes<'t> {
     /// `import` statements and `export ... from` statements.
     pub imports: Vec<Node<'t>>,
     pub comments: Vec<Range<usize>>,
+    /// Where each name is read, with the scope of the read: to follow a value to its uses.
+    pub loads: HashMap<String, Vec<(Node<'t>, usize)>>,
 }
 
 const FUNCTIONS: &[&str] = &[
@@ -82,6 +84,7 @@ impl<'t> Scopes<'t> {
             members: Vec::new(),
             imports: Vec::new(),
             comments: Vec::new(),
+            loads: HashMap::new(),
         };
         let mut assignments: Vec<Assignment<'t>> = Vec::new();
         // An explicit stack: deeply nested code must not overflow the thread's stack.
@@ -233,7 +236,9 @@ impl<'t> Scopes<'t> {
                     push.extend(children(node).map(|c| (c, scope)));
                 }
                 "identifier" | "shorthand_property_identifier" => {
-                    s.names.add_use(scope, text_of(node, text));
+                    let name = text_of(node, text);
+                    s.names.add_use(scope, name);
+                    s.loads.entry(name.to_string()).or_default().push((node, scope));
                     continue;
                 }
                 _ => push.extend(children(node).map(|c| (c, scope))),

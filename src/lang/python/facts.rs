@@ -9,8 +9,8 @@ use tree_sitter::Node;
 use super::scope::{BindingKind, Resolution, Scopes, children, text_of};
 use crate::api::line_indent;
 use crate::api::{
-    Call, CallKind, Entry, Facts, Import, MapValue, ModelRef, NameValue, Origin, Read, ReadKind, TypesImport,
-    Value, ValueKind, Wrapper, WrapperKind,
+    API_METHODS, Call, CallKind, Entry, Facts, Flow, Import, MapValue, ModelRef, NameValue, Origin, Read,
+    ReadKind, TypesImport, Value, ValueKind, Wrapper, WrapperKind,
 };
 use crate::lang::treesitter::{elements, removal, siblings};
 
@@ -31,6 +31,8 @@ pub enum Class {
     Method(CallKind, Range<usize>),
     Parts,
     Part,
+    /// A function; its parameters in order, each with whether its value goes into a request.
+    Function(Vec<(String, bool)>),
     Unknown,
 }
 
@@ -99,10 +101,25 @@ pub fn extract(tree: &tree_sitter::Tree, text: &str, env: &Env, elsewhere: &Else
         if *scope != 0 {
             continue;
         }
-        let class = match list.last().map(|b| b.kind) {
-            Some(BindingKind::Assign { value, .. }) => a.classify(value, 0, 0),
-            Some(BindingKind::Import { module, path }) => a.import_class(module, path),
-            _ => Class::Unknown,
+        let class = match list.last() {
+            Some(b) => match b.kind {
+                BindingKind::Assign { value, .. } => a.classify(value, 0, 0),
+                BindingKind::Import { module, path } => a.import_class(module, path),
+                BindingKind::Other => match a.scopes.functions.get(&b.start) {
+                    Some(&(function, inner)) => Class::Function(
+                        a.parameters(function)
+                            .into_iter()
+                            .map(|name| {
+                                let request = a.parameter_flow(&name, inner, 0) == Flow::Request;
+                                (name, request)
+                            })
+                            .collect(),
+                    ),
+                    None => Class::Unknown,
+                },
+                _ => Class::Unknown,
+            },
+            None => Class::Unknown,
         };
         exports.insert(name.clone(), class);
     }
@@ -307,7 +324,8 @@ impl<'t> Analyzer<'_, 't> {
                                 || keyword(call, "stream", self.text).is_some_and(|v| self.src(v) == "True");
                             return Some((CallKind::LegacyCreate { stream }, None, None));
                         }
-                        if has_request_keywords {
+                        // The API's own implementation calling itself is not a use of it.
+                        if has_request_keywords && !self.implementation_call(call, object) {
                             let kind = if stream {
                                 CallKind::CreateStream
                             } else {
@@ -631,6 +649,7 @@ impl<'t> Analyzer<'_, 't> {
             open,
             close,
             literal: None,
+            flow: self.flow(node, scope, 0),
         })
     }
 
@@ -653,6 +672,283 @@ impl<'t> Analyzer<'_, 't> {
                     .child_by_field_name("object")
                     .is_some_and(|o| o.kind() == "identifier" && self.src(o) == name)
         })
+    }
+
+    // ----- where values go -----
+
+    /// Where the value of the expression `node` goes: up through the lists, dicts and
+    /// parentheses around it to the call taking it, or through the name it is bound to.
+    fn flow(&self, node: Node<'t>, scope: usize, depth: usize) -> Flow {
+        if depth > MAX_DEPTH {
+            return Flow::Elsewhere;
+        }
+        let mut current = node;
+        while let Some(parent) = current.parent() {
+            let is = |field: &str| parent.child_by_field_name(field) == Some(current);
+            match parent.kind() {
+                "list"
+                | "tuple"
+                | "set"
+                | "dictionary"
+                | "parenthesized_expression"
+                | "list_splat"
+                | "expression_list"
+                | "conditional_expression" => {}
+                "binary_operator"
+                    if parent.child_by_field_name("operator").map(|o| self.src(o)) == Some("+") => {}
+                "pair" | "keyword_argument" if is("value") => {}
+                "list_comprehension" | "generator_expression" if is("body") => {}
+                "argument_list" => return self.argument_flow(parent, current, scope, depth),
+                "assignment" if is("right") => {
+                    return match parent.child_by_field_name("left") {
+                        Some(left) if left.kind() == "identifier" => self.name_flow(left, scope, depth),
+                        Some(left) if left.kind() == "attribute" => self.field_flow(left, scope),
+                        _ => Flow::Elsewhere,
+                    };
+                }
+                _ => return Flow::Elsewhere,
+            }
+            current = parent;
+        }
+        Flow::Elsewhere
+    }
+
+    /// Where a value set as a field goes (`config.tool_config = ...`): into the wrapper the
+    /// object's name is bound to, or elsewhere.
+    fn field_flow(&self, target: Node<'t>, scope: usize) -> Flow {
+        let Some(object) = target
+            .child_by_field_name("object")
+            .filter(|o| o.kind() == "identifier")
+        else {
+            return Flow::Elsewhere;
+        };
+        match self
+            .scopes
+            .names
+            .resolve(self.src(object), scope, object.start_byte())
+        {
+            Resolution::Bound(binding, _) => match binding.kind {
+                BindingKind::Assign { value, .. }
+                    if value.kind() == "call" && self.wrapper_name(value, binding.scope).is_some() =>
+                {
+                    Flow::Inside(vec![value.byte_range()])
+                }
+                _ => Flow::Elsewhere,
+            },
+            _ => Flow::Elsewhere,
+        }
+    }
+
+    /// Where an argument goes: into a request (also one run by `asyncio.to_thread(method,
+    /// ...)`), into a wrapper, into a list (`parts.append(x)`) that goes on by its name, into
+    /// a parameter of a function of this module (or of an earlier notebook cell), or elsewhere.
+    fn argument_flow(&self, arguments: Node<'t>, argument: Node<'t>, scope: usize, depth: usize) -> Flow {
+        let Some(call) = arguments.parent().filter(|c| c.kind() == "call") else {
+            return Flow::Elsewhere;
+        };
+        if self.call_kind(call, scope, 0).is_some() {
+            return Flow::Request;
+        }
+        if self.wrapper_name(call, scope).is_some() {
+            return Flow::Inside(vec![call.byte_range()]);
+        }
+        if let Some(list) = self.list_growth(call) {
+            return self.name_flow(list, scope, depth + 1);
+        }
+        let elements = elements(arguments);
+        let runs_request = elements
+            .iter()
+            .any(|e| matches!(self.classify(*e, scope, 0), Class::Method(..)));
+        if runs_request {
+            return Flow::Request;
+        }
+        let Some(function) = call
+            .child_by_field_name("function")
+            .filter(|f| f.kind() == "identifier")
+        else {
+            return Flow::Elsewhere;
+        };
+        // The parameter the argument binds: by its keyword, else by its position.
+        let keyword = (argument.kind() == "keyword_argument")
+            .then(|| {
+                argument
+                    .child_by_field_name("name")
+                    .map(|n| self.src(n).to_string())
+            })
+            .flatten();
+        let position = elements
+            .iter()
+            .take_while(|e| **e != argument)
+            .try_fold(0, |n, e| match e.kind() {
+                "list_splat" | "dictionary_splat" => None,
+                "keyword_argument" => Some(n),
+                _ => Some(n + 1),
+            });
+        let pick = |params: &[String]| -> Option<String> {
+            match &keyword {
+                Some(k) => params.contains(k).then(|| k.clone()),
+                None => params.get(position?).cloned(),
+            }
+        };
+        let name = self.src(function);
+        match self.scopes.names.all_bindings(name, scope) {
+            [only] => match self.scopes.functions.get(&only.start) {
+                Some(&(definition, inner)) => match pick(&self.parameters(definition)) {
+                    Some(parameter) => self.parameter_flow(&parameter, inner, depth + 1),
+                    None => Flow::Elsewhere,
+                },
+                None => Flow::Elsewhere,
+            },
+            [] => match self.env.get(name) {
+                Some(Class::Function(params)) => {
+                    let names: Vec<String> = params.iter().map(|(n, _)| n.clone()).collect();
+                    let request = pick(&names).is_some_and(|p| params.iter().any(|(n, r)| *n == p && *r));
+                    if request { Flow::Request } else { Flow::Elsewhere }
+                }
+                _ => Flow::Elsewhere,
+            },
+            _ => Flow::Elsewhere,
+        }
+    }
+
+    /// The names of a function's parameters that an argument can bind, in order (up to `*args`
+    /// or a bare `*`).
+    fn parameters(&self, function: Node<'t>) -> Vec<String> {
+        let Some(params) = function.child_by_field_name("parameters") else {
+            return Vec::new();
+        };
+        let mut out = Vec::new();
+        for param in children(params) {
+            let name = match param.kind() {
+                "identifier" => Some(param),
+                "default_parameter" | "typed_default_parameter" => param.child_by_field_name("name"),
+                "typed_parameter" => children(param).find(|c| c.kind() == "identifier"),
+                _ => break,
+            };
+            match name {
+                Some(n) => out.push(self.src(n).to_string()),
+                None => break,
+            }
+        }
+        out
+    }
+
+    /// Where a parameter's value goes: wherever every use of it in its function goes, when the
+    /// function does not bind it again.
+    fn parameter_flow(&self, parameter: &str, function_scope: usize, depth: usize) -> Flow {
+        let bound_once = self
+            .scopes
+            .names
+            .bindings
+            .get(&(function_scope, parameter.to_string()))
+            .is_some_and(|list| list.len() == 1);
+        if !bound_once || depth > MAX_DEPTH {
+            return Flow::Elsewhere;
+        }
+        self.uses_flow(parameter, function_scope, depth)
+    }
+
+    /// `xs.append(...)`, `xs.extend(...)`, `xs.insert(...)`: the list `xs` grown.
+    fn list_growth(&self, call: Node<'t>) -> Option<Node<'t>> {
+        let function = call
+            .child_by_field_name("function")
+            .filter(|f| f.kind() == "attribute")?;
+        let method = function.child_by_field_name("attribute")?;
+        let object = function.child_by_field_name("object")?;
+        (matches!(self.src(method), "append" | "extend" | "insert") && object.kind() == "identifier")
+            .then_some(object)
+    }
+
+    /// Where the value bound to `target` goes: wherever every use of the name goes, when the
+    /// name is bound only here. Growing it (`xs.append(...)`) is not a use.
+    fn name_flow(&self, target: Node<'t>, scope: usize, depth: usize) -> Flow {
+        let name = self.src(target);
+        let Some(declared) = self.scopes.names.declaring_scope(name, scope) else {
+            return Flow::Elsewhere;
+        };
+        let bound_once = match self.scopes.names.bindings.get(&(declared, name.to_string())) {
+            Some(list) => {
+                matches!(list.as_slice(), [only] if matches!(only.kind, BindingKind::Assign { .. }))
+            }
+            None => false,
+        };
+        if !bound_once || depth > MAX_DEPTH {
+            return Flow::Elsewhere;
+        }
+        self.uses_flow(name, declared, depth)
+    }
+
+    /// Where the uses of `name` bound in `declared` go. Growing a list (`xs.append(...)`) or
+    /// measuring it (`len(xs)`) is not a use.
+    fn uses_flow(&self, name: &str, declared: usize, depth: usize) -> Flow {
+        let uses = self.scopes.loads.get(name).map(Vec::as_slice).unwrap_or_default();
+        Flow::of_uses(
+            uses.iter()
+                .filter(|(_, s)| self.scopes.names.declaring_scope(name, *s) == Some(declared))
+                .filter(|(use_node, _)| {
+                    let grown = use_node
+                        .parent()
+                        .and_then(|attribute| attribute.parent())
+                        .is_some_and(|call| {
+                            call.kind() == "call" && self.list_growth(call) == Some(*use_node)
+                        });
+                    let measured = use_node
+                        .parent()
+                        .and_then(|arguments| arguments.parent())
+                        .and_then(|call| call.child_by_field_name("function"))
+                        .is_some_and(|f| self.src(f) == "len");
+                    !grown && !measured
+                })
+                .map(|(use_node, s)| self.flow(*use_node, *s, depth + 1)),
+        )
+    }
+
+    // ----- the API's own implementation -----
+
+    /// A call on `self` or one of its members (not its `models` resource) in a class that
+    /// defines one of the API's methods: the implementation calling itself.
+    fn implementation_call(&self, call: Node<'t>, receiver: Node<'t>) -> bool {
+        let mut node = receiver;
+        for _ in 0..MAX_DEPTH {
+            let next = match node.kind() {
+                "attribute" => {
+                    if node.child_by_field_name("attribute").map(|a| self.src(a)) == Some("models") {
+                        return false;
+                    }
+                    node.child_by_field_name("object")
+                }
+                "call" => node.child_by_field_name("function"),
+                "subscript" => node.child_by_field_name("value"),
+                "identifier" => break,
+                _ => return false,
+            };
+            match next {
+                Some(n) => node = n,
+                None => return false,
+            }
+        }
+        if node.kind() != "identifier" || self.src(node) != "self" {
+            return false;
+        }
+        let mut ancestor = call.parent();
+        while let Some(a) = ancestor {
+            if a.kind() == "class_definition" {
+                return a.child_by_field_name("body").is_some_and(|body| {
+                    children(body).any(|member| {
+                        let function = match member.kind() {
+                            "decorated_definition" => member.child_by_field_name("definition"),
+                            _ => Some(member),
+                        };
+                        function
+                            .filter(|f| f.kind() == "function_definition")
+                            .and_then(|f| f.child_by_field_name("name"))
+                            .is_some_and(|n| API_METHODS.contains(&self.src(n)))
+                    })
+                });
+            }
+            ancestor = a.parent();
+        }
+        false
     }
 
     // ----- reads -----

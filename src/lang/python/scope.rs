@@ -42,6 +42,11 @@ pub struct Scopes<'t> {
     pub attributes: Vec<(Node<'t>, usize)>,
     pub imports: Vec<Node<'t>>,
     pub comments: Vec<std::ops::Range<usize>>,
+    /// Where each name is read, with the scope of the read: to follow a value to its uses.
+    pub loads: HashMap<String, Vec<(Node<'t>, usize)>>,
+    /// Function definitions and the scope of their body, by where their name starts (the
+    /// start of the name's binding).
+    pub functions: HashMap<usize, (Node<'t>, usize)>,
 }
 
 impl<'t> Scopes<'t> {
@@ -53,6 +58,8 @@ impl<'t> Scopes<'t> {
             attributes: Vec::new(),
             imports: Vec::new(),
             comments: Vec::new(),
+            loads: HashMap::new(),
+            functions: HashMap::new(),
         };
         // An explicit stack: deeply nested code must not overflow the thread's stack.
         let mut stack: Vec<(Node<'t>, usize)> = vec![(root, 0)];
@@ -68,6 +75,9 @@ impl<'t> Scopes<'t> {
                         s.bind(scope, text_of(name, text), name.start_byte(), BindingKind::Other);
                     }
                     child_scope = s.push_scope(scope, ScopeKind::Function);
+                    if let Some(name) = node.child_by_field_name("name") {
+                        s.functions.insert(name.start_byte(), (node, child_scope));
+                    }
                     if let Some(params) = node.child_by_field_name("parameters") {
                         s.bind_parameters(params, child_scope, text);
                     }
@@ -142,7 +152,9 @@ impl<'t> Scopes<'t> {
                 "attribute" => s.attributes.push((node, scope)),
                 "identifier" => {
                     if is_load(node) {
-                        s.names.add_use(scope, text_of(node, text));
+                        let name = text_of(node, text);
+                        s.names.add_use(scope, name);
+                        s.loads.entry(name.to_string()).or_default().push((node, scope));
                     }
                     continue;
                 }
