@@ -34,6 +34,7 @@ pub fn lint_text(
         let mut cx = RuleContext {
             settings,
             file_name,
+            path,
             diagnostics: Vec::new(),
         };
         for rule in &rules {

@@ -42,6 +42,8 @@ pub struct RuleContext<'a> {
     pub settings: &'a Settings,
     /// The file's name (`requirements-dev.txt`), for rules that read only some files.
     pub file_name: &'a str,
+    /// The file's path as given to the run.
+    pub path: &'a std::path::Path,
     pub diagnostics: Vec<Diagnostic>,
 }
 

@@ -133,7 +133,12 @@ impl Rule for ClientPackage {
                 if !admits_below(spec.as_str(), &minimum) {
                     continue;
                 }
-                let wanted = format!(">={}", settings.clients.minimum_version);
+                // Upper bounds and exclusions above the minimum stay: `>=1.65,<3` → `>=2.0.0,<3`.
+                let mut wanted = format!(">={}", settings.clients.minimum_version);
+                for bound in bounds_above(spec.as_str(), ',', &minimum) {
+                    wanted.push(',');
+                    wanted.push_str(&bound);
+                }
                 let written = if caps.name("poetry").is_some() {
                     format!("{} = \"{}\"", name.as_str(), spec.as_str())
                 } else {
@@ -179,12 +184,16 @@ fn legacy_imports(doc: &Document, cx: &mut RuleContext) {
     };
     for import in &doc.facts().imports {
         let module = &import.module;
-        if !legacy.iter().any(|l| {
-            module == l
+        let Some(package) = legacy.iter().find(|l| {
+            module == *l
                 || module
                     .strip_prefix(l.as_str())
                     .is_some_and(|rest| rest.starts_with(separator))
-        }) {
+        }) else {
+            continue;
+        };
+        // The legacy package's own sources import themselves: nothing there to migrate.
+        if python && is_inside_package(cx.path, package) {
             continue;
         }
         let message = format!("`{module}` is the legacy client package");
@@ -193,6 +202,19 @@ fn legacy_imports(doc: &Document, cx: &mut RuleContext) {
                 .with_suggestion(advice),
         );
     }
+}
+
+/// Whether `path` lies in the folder of the Python package `module` (`google.generativeai` →
+/// `.../google/generativeai/...`).
+fn is_inside_package(path: &std::path::Path, module: &str) -> bool {
+    let parts: Vec<&str> = module.split('.').collect();
+    let folders: Vec<&str> = path
+        .parent()
+        .into_iter()
+        .flat_map(|p| p.components())
+        .filter_map(|c| c.as_os_str().to_str())
+        .collect();
+    folders.windows(parts.len()).any(|w| w == parts.as_slice())
 }
 
 /// A `package.json`'s dependencies on the legacy package, or on the current one below the
@@ -228,7 +250,17 @@ fn package_json(doc: &Document, cx: &mut RuleContext) {
         if !below {
             continue;
         }
-        let wanted = format!("^{minimum_text}");
+        // An upper bound above the minimum stays (`>=1 <4` → `>=2.0.0 <4`); else a caret range.
+        let bounds: Vec<String> = dependency
+            .version
+            .split("||")
+            .flat_map(|alternative| bounds_above(alternative, ' ', &minimum))
+            .collect();
+        let wanted = if bounds.is_empty() || dependency.version.contains("||") {
+            format!("^{minimum_text}")
+        } else {
+            format!(">={minimum_text} {}", bounds.join(" "))
+        };
         let message = format!(
             "`\"{}\": \"{}\"` allows versions below {minimum_text}; interactions need {minimum_text} or later",
             dependency.name, dependency.version
@@ -299,6 +331,30 @@ fn admits_below(spec: &str, minimum: &[u64]) -> bool {
             .is_some_and(|low| compare_versions(low, minimum) == std::cmp::Ordering::Less)
 }
 
+/// The clauses of a specifier that cap or exclude versions above `minimum` (`<3`, `<=2.9`,
+/// `!=2.1.0`), as written: a rewrite of the lower bound keeps them.
+fn bounds_above(spec: &str, separator: char, minimum: &[u64]) -> Vec<String> {
+    let mut kept = Vec::new();
+    for clause in spec.split(separator) {
+        let clause = clause.trim();
+        let (op, version) = split_clause(clause);
+        let numbers = version_numbers(version);
+        if numbers.is_empty() {
+            continue;
+        }
+        let order = compare_versions(&numbers, minimum);
+        let keep = match op {
+            "<" => order == std::cmp::Ordering::Greater,
+            "<=" | "!=" => order != std::cmp::Ordering::Less,
+            _ => false,
+        };
+        if keep {
+            kept.push(format!("{op}{version}"));
+        }
+    }
+    kept
+}
+
 fn split_clause(clause: &str) -> (&str, &str) {
     for op in ["===", "==", "~=", "!=", "<=", ">=", "<", ">", "^", "~"] {
         if let Some(rest) = clause.strip_prefix(op) {
@@ -323,5 +379,12 @@ mod tests {
         for fine in [">=2.0.0", "==2.1", "^2.0", ">=2", "!=1.0", "*", ">=2.0,<3"] {
             assert!(!admits_below(fine, &two), "{fine}");
         }
+        assert_eq!(bounds_above(">=1.65.0,<3.0.0", ',', &two), ["<3.0.0"]);
+        assert_eq!(
+            bounds_above(">=1.0, <2, !=2.1.0, <=4", ',', &two),
+            ["!=2.1.0", "<=4"]
+        );
+        assert_eq!(bounds_above(">=1.0.0 <4.0.0", ' ', &two), ["<4.0.0"]);
+        assert!(bounds_above("^1.2", ' ', &two).is_empty());
     }
 }
