@@ -17,6 +17,10 @@ pub struct Packages {
     /// reported wherever they are built, the others only where they go into a request.
     #[serde(default)]
     pub request_types: Vec<String>,
+    /// Fields a wrapper class sets without being told (`UserContent` → `role = "user"`): a
+    /// plain object written for it must say them.
+    #[serde(default)]
+    pub implied_fields: std::collections::BTreeMap<String, std::collections::BTreeMap<String, String>>,
 }
 
 #[derive(Clone, Debug, Deserialize)]

@@ -69,7 +69,7 @@ impl Rule for TypedWrapper {
             };
             let diagnostic = Diagnostic::new(&META, Severity::Error, message, wrapper.callee.clone());
             let fix = match dialect {
-                Dialect::Python | Dialect::Json => python_fix(wrapper, dialect),
+                Dialect::Python | Dialect::Json => python_fix(wrapper, dialect, packages),
                 Dialect::JavaScript => wrapper.literal.as_ref().map(|literal| {
                     Fix::new(
                         Applicability::Unsafe,
@@ -124,10 +124,23 @@ impl Rule for TypedWrapper {
 }
 
 /// A keyword-only constructor (or a field factory) as a plain dict.
-fn python_fix(wrapper: &Wrapper, dialect: Dialect) -> Option<Fix> {
+fn python_fix(wrapper: &Wrapper, dialect: Dialect, packages: &Packages) -> Option<Fix> {
     let plain = !wrapper.name.contains('.') || FIELD_FACTORIES.contains(&wrapper.name.as_str());
     let map = wrapper.map.as_ref().filter(|_| plain)?;
-    let mut edits = vec![Edit::replace(wrapper.callee.start..wrapper.open.end, "{")];
+    // What the class sets by itself (`UserContent`'s role) goes first, unless written.
+    let mut open = String::from("{");
+    let implied = packages.implied_fields.get(&wrapper.name).into_iter().flatten();
+    let implied: Vec<String> = implied
+        .filter(|(key, _)| !map.entries.iter().any(|e| &e.key == *key))
+        .map(|(key, value)| format!("{}: {}", dialect.string(key), dialect.string(value)))
+        .collect();
+    if !implied.is_empty() {
+        open.push_str(&implied.join(", "));
+        if !map.entries.is_empty() {
+            open.push_str(", ");
+        }
+    }
+    let mut edits = vec![Edit::replace(wrapper.callee.start..wrapper.open.end, open)];
     for entry in &map.entries {
         edits.push(Edit::replace(
             entry.key_range.start..entry.value.range.start,
