@@ -336,6 +336,15 @@ fn place_entries(
     let mut unplaced: Vec<String> = Vec::new();
     for entry in &map.entries {
         let key = snake_case(&entry.key);
+        if key == "tools"
+            && dialect == Dialect::Python
+            && let Some(name) = callable_tool(&entry.value, text)
+        {
+            return Err(format!(
+                "`tools` holds `{name}`, which may be a Python function the old client called by itself \
+                 (automatic function calling); the interactions endpoint returns a function-call step instead"
+            ));
+        }
         let value = text
             .get(entry.value.range.clone())
             .unwrap_or_default()
@@ -400,6 +409,32 @@ fn place_entries(
         );
     }
     Ok(arguments)
+}
+
+/// An item of a Python `tools` list written in the request that is not known to be a tool
+/// declaration (a dict, a typed wrapper, a name bound to one): a function, perhaps, as written.
+fn callable_tool<'t>(value: &crate::api::Value, text: &'t str) -> Option<&'t str> {
+    let items: &[crate::api::Value] = match &value.kind {
+        ValueKind::List(items) => items,
+        // A list from elsewhere (a parameter) is the caller's to review: the fix is unsafe.
+        ValueKind::Name(name) => match name.value.as_ref().map(|v| &v.kind) {
+            Some(ValueKind::List(items)) => items,
+            _ => return None,
+        },
+        _ => return None,
+    };
+    items.iter().find_map(|item| match &item.kind {
+        ValueKind::Map(_) => None,
+        ValueKind::Name(name)
+            if name
+                .value
+                .as_ref()
+                .is_some_and(|v| matches!(v.kind, ValueKind::Map(_))) =>
+        {
+            None
+        }
+        _ => text.get(item.range.clone()),
+    })
 }
 
 /// An insertion right where the previous edit ends joins that edit: carried into a notebook
