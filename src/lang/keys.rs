@@ -29,7 +29,10 @@ pub fn sibling_keys(doc: &Document) -> Vec<Vec<Key>> {
             Syntax::TreeSitter(tree),
         ) => tree_keys(tree.root_node(), &doc.text),
         (Surface::Text(CommentStyle::Hash), _) => {
-            let mut groups = yaml_keys(&doc.text);
+            let mut groups: Vec<Vec<Key>> = yaml_mappings(&doc.text)
+                .into_iter()
+                .filter(|g| g.len() > 1)
+                .collect();
             groups.extend(toml_keys(&doc.text));
             groups
         }
@@ -120,11 +123,17 @@ fn key_at(s: &str, bare: impl Fn(char) -> bool) -> Option<(Range<usize>, usize)>
     }
 }
 
-/// YAML block mappings: a key line `key: value` (or `- key: value`, which starts a mapping in a
+/// YAML block mappings (see [`yaml_mappings`]) with more than one key.
+#[cfg(test)]
+fn yaml_keys(text: &str) -> Vec<Vec<Key>> {
+    yaml_mappings(text).into_iter().filter(|g| g.len() > 1).collect()
+}
+
+/// Every YAML block mapping of a text, in order, a mapping of a single key included: a key line `key: value` (or `- key: value`, which starts a mapping in a
 /// sequence) belongs to the mapping of the keys at its indentation since the last line less
 /// indented or the last item at its indentation. Block scalars and quoted values that go on
 /// over several lines are stepped over.
-fn yaml_keys(text: &str) -> Vec<Vec<Key>> {
+pub fn yaml_mappings(text: &str) -> Vec<Vec<Key>> {
     let plain = |c: char| {
         !matches!(c, ':' | '#' | '"' | '\'' | '=' | '{' | '}' | '[' | ']' | ',') && !c.is_whitespace()
     };
@@ -199,7 +208,6 @@ fn yaml_keys(text: &str) -> Vec<Vec<Key>> {
             open_quote = Some(q);
         }
     }
-    groups.retain(|g| g.len() > 1);
     groups
 }
 

@@ -14,6 +14,7 @@ pub mod keys;
 pub mod markdown;
 pub mod notebook;
 pub mod python;
+pub mod recorded;
 pub mod rest;
 pub mod rust;
 pub mod rust_requests;
