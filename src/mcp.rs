@@ -78,6 +78,10 @@ pub struct ToolServer {
     /// The server speaks over stdio here: `mcp.run()` / `run(transport="stdio")`, a
     /// `StdioServerTransport`.
     pub stdio: bool,
+    /// The file runs the server as its own process, over stdio or an HTTP transport
+    /// (`mcp.run(...)`, `server.connect(new StreamableHTTPServerTransport(...))`); not a server
+    /// a client sample or a test builds in memory to talk to.
+    pub serves: bool,
     pub tools: Vec<Tool>,
     /// Writes to standard output (`print(...)`, `console.log(...)`).
     pub stdout_writes: Vec<StdoutWrite>,

@@ -65,6 +65,15 @@ impl ModelTable {
     }
 }
 
+impl ModelTable {
+    /// The id that replaces a found one, with the brand prefix it was written with.
+    pub fn replacement(&self, found: &ModelMatch) -> String {
+        self.entries
+            .get(found.entry)
+            .map_or_else(String::new, |e| with_prefix(&e.replacement, &found.prefix))
+    }
+}
+
 /// Writes a table id with a concrete brand prefix: `model-2.0-flash` + `gemini` →
 /// `gemini-2.0-flash`. Ids that do not start with the neutral word are used as they are.
 pub fn with_prefix(id: &str, prefix: &str) -> String {
@@ -166,6 +175,19 @@ impl ModelMatcher {
             });
         }
         found
+    }
+
+    /// `text` with every model id in it replaced by its recommended one.
+    pub fn replace_all(&self, table: &ModelTable, text: &str) -> String {
+        let mut out = String::with_capacity(text.len());
+        let mut at = 0;
+        for found in self.find(text, 0..text.len()) {
+            out.push_str(&text[at..found.range.start]);
+            out.push_str(&table.replacement(&found));
+            at = found.range.end;
+        }
+        out.push_str(&text[at..]);
+        out
     }
 
     /// Where the token that starts with an id ending at `end` ends: after a version suffix when

@@ -484,14 +484,43 @@ fn notebook_fix_keeps_valid_json_and_names_the_cell() {
     let dir = tree(&[("nb.ipynb", nb)]);
     let o = interlint(dir.path(), &["--format", "concise"]);
     insta::assert_snapshot!("notebook_concise", stdout(&o));
+    // The Markdown cell is prose: its id is replaced only with --unsafe-fixes.
     let o = interlint(dir.path(), &["--fix"]);
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
     let fixed = fs::read_to_string(dir.path().join("nb.ipynb")).expect("read");
     let value: serde_json::Value = serde_json::from_str(&fixed).expect("still valid JSON");
     assert_eq!(value["cells"][1]["source"][1], "m = \"gemini-3.5-flash\"\n");
+    assert_eq!(value["cells"][0]["source"][0], "Uses gemini-1.5-pro.");
+    let o = interlint(dir.path(), &["--fix", "--unsafe-fixes"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let fixed = fs::read_to_string(dir.path().join("nb.ipynb")).expect("read");
+    let value: serde_json::Value = serde_json::from_str(&fixed).expect("still valid JSON");
     assert_eq!(value["cells"][0]["source"][0], "Uses gemini-3.5-flash.");
     // Outputs are not touched.
     assert_eq!(value["cells"][1]["outputs"][0]["text"][0], "gemini-2.0-flash\n");
+}
+
+#[test]
+fn markdown_prose_ids_need_unsafe_fixes() {
+    let doc = "Deprecated: gemini-1.5-pro and `gemini-2.0-flash`.\n\n```python\nMODEL = \"gemini-2.0-flash\"\n```\n";
+    let dir = tree(&[("CHANGES.md", doc), ("notes.txt", "Removed gemini-2.0-flash.\n")]);
+    let o = interlint(dir.path(), &["--fix"]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert_eq!(
+        fs::read_to_string(dir.path().join("CHANGES.md")).expect("read"),
+        "Deprecated: gemini-1.5-pro and `gemini-2.0-flash`.\n\n```python\nMODEL = \"gemini-3.5-flash\"\n```\n",
+        "only the code block is fixed"
+    );
+    assert_eq!(
+        fs::read_to_string(dir.path().join("notes.txt")).expect("read"),
+        "Removed gemini-2.0-flash.\n"
+    );
+    let o = interlint(dir.path(), &["--fix", "--unsafe-fixes"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(
+        fs::read_to_string(dir.path().join("CHANGES.md")).expect("read"),
+        "Deprecated: gemini-3.5-flash and `gemini-3.5-flash`.\n\n```python\nMODEL = \"gemini-3.5-flash\"\n```\n"
+    );
 }
 
 #[test]

@@ -10,9 +10,11 @@ pub mod guards;
 pub mod http;
 pub mod javascript;
 pub mod json;
+pub mod keys;
 pub mod markdown;
 pub mod notebook;
 pub mod python;
+pub mod recorded;
 pub mod rest;
 pub mod rust;
 pub mod rust_requests;
@@ -40,6 +42,9 @@ pub enum CommentStyle {
     Slash,
     /// `#` or `//` at the start of a line (REST-client `.http` files).
     LineStart,
+    /// No comments, and the text is prose for people (`.rst`, `.txt`, a `CHANGELOG`): like
+    /// Markdown prose, it may name an old model id on purpose.
+    Prose,
 }
 
 /// The kinds of file interlint reads (SPEC section 4).
@@ -112,6 +117,13 @@ impl Surface {
         }
     }
 
+    /// Prose for people: Markdown outside its code blocks (a notebook's Markdown cells too) and
+    /// plain-text documents. A sentence there may name an old id on purpose (a changelog, a
+    /// deprecation list), so rewriting it is a suggestion to review, not a safe fix.
+    pub fn is_prose(self) -> bool {
+        matches!(self, Surface::Markdown | Surface::Text(CommentStyle::Prose))
+    }
+
     pub fn name(self) -> &'static str {
         match self {
             Surface::Python => "Python",
@@ -137,6 +149,8 @@ fn text_comment_style(name: &str, ext: &str) -> CommentStyle {
         | "scala" | "php" | "groovy" | "gradle" => CommentStyle::Slash,
         _ if name == "dockerfile" || name == "makefile" || name.starts_with(".env") => CommentStyle::Hash,
         "txt" if name.starts_with("requirements") || name.starts_with("constraints") => CommentStyle::Hash,
+        "txt" | "rst" | "adoc" | "asciidoc" => CommentStyle::Prose,
+        _ if ["changelog", "changes", "history", "news", "readme"].contains(&name) => CommentStyle::Prose,
         _ => CommentStyle::None,
     }
 }

@@ -16,7 +16,7 @@ pub fn parse(style: CommentStyle, text: String) -> Document {
 /// Byte ranges of comments. Quotes are tracked per line so `"#notacomment"` stays text.
 pub fn comment_ranges(style: CommentStyle, text: &str) -> Vec<Range<usize>> {
     let mut comments = Vec::new();
-    if style == CommentStyle::None {
+    if matches!(style, CommentStyle::None | CommentStyle::Prose) {
         return comments;
     }
     let bytes = text.as_bytes();

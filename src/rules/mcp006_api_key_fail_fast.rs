@@ -28,7 +28,9 @@ impl Rule for ApiKeyFailFast {
     }
 
     fn check(&self, doc: &Document, cx: &mut RuleContext) {
-        let Some((server, conventions)) = super::mcp::server(doc) else {
+        // A client sample or a test that builds a server in memory is not a process that starts
+        // without its credential.
+        let Some((server, conventions)) = super::mcp::server(doc).filter(|(s, _)| s.serves) else {
             return;
         };
         let mut reported: Vec<&str> = Vec::new();

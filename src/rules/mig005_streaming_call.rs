@@ -3,6 +3,7 @@
 use crate::api::{CallKind, Origin, ReadKind};
 use crate::diagnostic::{Applicability, Diagnostic, Fix, Severity};
 use crate::endpoint::MATCHER;
+use crate::lang::recorded::{self, Record, TextUrl};
 use crate::lang::{Document, Surface};
 use crate::registry::{FixAvailability, Rule, RuleContext, RuleMeta};
 use crate::settings::Settings;
@@ -79,24 +80,27 @@ impl Rule for StreamingCall {
         }
         // A REST URL of the streaming method, in code blocks and text but not in prose. MIG007
         // rewrites the request (with `"stream": true`); what reads the reply must change too.
+        // One finding per recorded request (a test replay names its URL twice).
         if doc.surface != Surface::Markdown {
-            for region in &doc.scan_regions {
-                for url in MATCHER.predecessor_urls(&doc.text, region.clone()) {
-                    if !url.stream {
-                        continue;
-                    }
-                    let method = doc.text.get(url.method.clone()).unwrap_or_default();
-                    let message = format!(
-                        "`:{method}` streams from the predecessor endpoint; the interactions endpoint streams \
-                         with `\"stream\": true` in the body"
-                    );
-                    cx.report(
-                        Diagnostic::new(&META, Severity::Error, message, url.method.clone()).with_suggestion(
-                            "The request moves to the interactions endpoint with `\"stream\": true` (MIG007); \
-                             read the reply as step events (`step.delta`) instead of chunks with `candidates`",
-                        ),
-                    );
+            for TextUrl { url, record } in recorded::predecessor_urls(doc) {
+                if !url.stream {
+                    continue;
                 }
+                let method = doc.text.get(url.method.clone()).unwrap_or_default();
+                let message = format!(
+                    "`:{method}` streams from the predecessor endpoint; the interactions endpoint streams \
+                     with `\"stream\": true` in the body"
+                );
+                let advice = "The request moves to the interactions endpoint with `\"stream\": true` (MIG007); \
+                              read the reply as step events (`step.delta`) instead of chunks with `candidates`";
+                let suggestion = match record.as_ref().and_then(Record::note) {
+                    Some(note) => format!("{note}. {advice}"),
+                    None => advice.to_string(),
+                };
+                cx.report(
+                    Diagnostic::new(&META, Severity::Error, message, url.method.clone())
+                        .with_suggestion(suggestion),
+                );
             }
         }
         for read in &facts.reads {

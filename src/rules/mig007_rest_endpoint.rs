@@ -7,6 +7,7 @@ use std::ops::Range;
 use crate::api::{Body, CallKind, Facts, HttpRequest};
 use crate::diagnostic::{Applicability, Diagnostic, Edit, Fix, Severity};
 use crate::endpoint::{MATCHER, PredecessorUrl};
+use crate::lang::recorded::{self, Record, TextUrl};
 use crate::lang::{Document, Surface};
 use crate::registry::{FixAvailability, Rule, RuleContext, RuleMeta};
 use crate::settings::Settings;
@@ -50,7 +51,21 @@ impl Rule for RestEndpoint {
             return;
         }
         let facts = doc.facts();
+        let text_urls = recorded::predecessor_urls(doc);
+        // A body recorded next to its URL (a test replay) is reported with the URL.
+        let records: Vec<&Range<usize>> = text_urls
+            .iter()
+            .filter_map(|t| t.record.as_ref())
+            .map(|r| &r.range)
+            .collect();
         for request in &facts.http {
+            if request.url.is_none()
+                && records
+                    .iter()
+                    .any(|r| r.start <= request.range.start && request.range.end <= r.end)
+            {
+                continue;
+            }
             check_request(doc, facts, request, cx);
         }
         let in_request = |path: &Range<usize>| {
@@ -60,11 +75,13 @@ impl Rule for RestEndpoint {
                 .filter_map(|r| r.url.as_ref())
                 .any(|u| u.start <= path.start && path.end <= u.end)
         };
-        for region in &doc.scan_regions {
-            for url in MATCHER.predecessor_urls(&doc.text, region.clone()) {
-                if !in_request(&url.path) {
-                    cx.report(url_diagnostic(doc, &url).with_suggestion(url_suggestion(&url)));
-                }
+        for TextUrl { url, record } in &text_urls {
+            if !in_request(&url.path) {
+                let suggestion = match record.as_ref().and_then(Record::note) {
+                    Some(note) => format!("{note}. {}", url_suggestion(url)),
+                    None => url_suggestion(url),
+                };
+                cx.report(url_diagnostic(doc, url).with_suggestion(suggestion));
             }
         }
     }

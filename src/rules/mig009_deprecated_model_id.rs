@@ -1,7 +1,10 @@
 //! MIG009 deprecated-model-id: a model id of the table in `rules/models.toml`, anywhere.
 
-use crate::diagnostic::{Diagnostic, Edit, Fix, Severity};
+use std::ops::Range;
+
+use crate::diagnostic::{Applicability, Diagnostic, Edit, Fix, Severity};
 use crate::lang::Document;
+use crate::lang::keys::sibling_keys;
 use crate::models::{ModelStatus, with_prefix};
 use crate::registry::{FixAvailability, Rule, RuleContext, RuleMeta};
 use crate::settings::Settings;
@@ -13,8 +16,8 @@ static META: RuleMeta = RuleMeta {
     name: "deprecated-model-id",
     summary: "A deprecated model id, or one whose migration is recommended",
     surfaces: "all",
-    fix: FixAvailability::Always,
-    fix_safety: "safe",
+    fix: FixAvailability::Sometimes,
+    fix_safety: "safe; unsafe in prose; none when the new id is already a sibling key",
     doc: include_str!("../../rules/docs/MIG009.md"),
 };
 
@@ -28,38 +31,106 @@ impl Rule for DeprecatedModelId {
     }
 
     fn check(&self, doc: &Document, cx: &mut RuleContext) {
-        for region in &doc.scan_regions {
-            for found in cx.settings.matcher.find(&doc.text, region.clone()) {
-                let entry = &cx.settings.models.entries[found.entry];
-                let written = &doc.text[found.range.clone()];
-                let base = with_prefix(&entry.id, &found.prefix);
-                let replacement = with_prefix(&entry.replacement, &found.prefix);
-                let variant = if written == base {
-                    String::new()
+        let found: Vec<_> = doc
+            .scan_regions
+            .iter()
+            .flat_map(|region| cx.settings.matcher.find(&doc.text, region.clone()))
+            .collect();
+        if found.is_empty() {
+            return;
+        }
+        let collisions = key_collisions(doc, cx.settings);
+        for found in found {
+            let entry = &cx.settings.models.entries[found.entry];
+            let written = &doc.text[found.range.clone()];
+            let base = with_prefix(&entry.id, &found.prefix);
+            let replacement = cx.settings.models.replacement(&found);
+            let variant = if written == base {
+                String::new()
+            } else {
+                format!(" (a version of `{base}`)")
+            };
+            let (severity, message) = match entry.status {
+                ModelStatus::Deprecated => (
+                    Severity::Error,
+                    format!("Model id `{written}`{variant} is deprecated; use `{replacement}`"),
+                ),
+                ModelStatus::MigrationRecommended => (
+                    Severity::Warning,
+                    format!(
+                        "Model id `{written}`{variant} is still served, but migration to `{replacement}` is recommended"
+                    ),
+                ),
+            };
+            let mut diagnostic = Diagnostic::new(&META, severity, message, found.range.clone());
+            if let Some(collision) = collisions
+                .iter()
+                .find(|c| c.key.start <= found.range.start && found.range.end <= c.key.end)
+            {
+                let why = if collision.existing {
+                    "the same mapping already has that key"
                 } else {
-                    format!(" (a version of `{base}`)")
+                    "another key of the same mapping becomes it too"
                 };
-                let (severity, message) = match entry.status {
-                    ModelStatus::Deprecated => (
-                        Severity::Error,
-                        format!("Model id `{written}`{variant} is deprecated; use `{replacement}`"),
-                    ),
-                    ModelStatus::MigrationRecommended => (
-                        Severity::Warning,
-                        format!(
-                            "Model id `{written}`{variant} is still served, but migration to `{replacement}` is recommended"
-                        ),
-                    ),
+                diagnostic = diagnostic.with_suggestion(format!(
+                    "Not replaced: this key would become `{}`, and {why}; a mapping with a repeated key no \
+                     longer loads (TOML) or keeps only one of the values (JSON, YAML, dicts). Merge the \
+                     entries by hand",
+                    collision.becomes
+                ));
+            } else if written != replacement {
+                // Prose may name an old id on purpose (a changelog, a deprecation list).
+                let (applicability, title) = if doc.surface.is_prose() {
+                    (
+                        Applicability::Unsafe,
+                        format!("Replace with `{replacement}` (prose may name the old id on purpose)"),
+                    )
+                } else {
+                    (Applicability::Safe, format!("Replace with `{replacement}`"))
                 };
-                let mut diagnostic = Diagnostic::new(&META, severity, message, found.range.clone());
-                if written != replacement {
-                    diagnostic = diagnostic.with_fix(Fix::safe(
-                        format!("Replace with `{replacement}`"),
-                        vec![Edit::replace(found.range.clone(), replacement)],
-                    ));
-                }
-                cx.report(diagnostic);
+                diagnostic = diagnostic.with_fix(Fix::new(
+                    applicability,
+                    title,
+                    vec![Edit::replace(found.range.clone(), replacement)],
+                ));
+            }
+            cx.report(diagnostic);
+        }
+    }
+}
+
+/// A mapping key with a model id that cannot be replaced: the key it would become is another
+/// key of the same mapping, already or once that key's own ids are replaced.
+struct KeyCollision {
+    key: Range<usize>,
+    becomes: String,
+    /// The mapping already has the key it would become.
+    existing: bool,
+}
+
+fn key_collisions(doc: &Document, settings: &Settings) -> Vec<KeyCollision> {
+    let mut collisions = Vec::new();
+    for group in sibling_keys(doc) {
+        let after: Vec<String> = group
+            .iter()
+            .map(|k| settings.matcher.replace_all(&settings.models, &k.text))
+            .collect();
+        for (key, becomes) in group.iter().zip(&after) {
+            if *becomes == key.text {
+                continue;
+            }
+            let clash = group
+                .iter()
+                .zip(&after)
+                .any(|(other, other_after)| other.text != key.text && other_after == becomes);
+            if clash {
+                collisions.push(KeyCollision {
+                    key: key.range.clone(),
+                    becomes: becomes.clone(),
+                    existing: group.iter().any(|other| other.text == *becomes),
+                });
             }
         }
     }
+    collisions
 }

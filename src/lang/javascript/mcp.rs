@@ -61,12 +61,17 @@ pub fn tool_server(tree: &tree_sitter::Tree, text: &str, api_key_suffix: &str) -
     let mut out = ToolServer::default();
     visit(root, &mut |node| {
         match node.kind() {
+            // `StdioServerTransport`, `StreamableHTTPServerTransport`, `SSEServerTransport`; an
+            // `InMemoryTransport` is a test's or a client's.
             "new_expression"
                 if node
                     .child_by_field_name("constructor")
-                    .is_some_and(|c| text_of(c, text) == "StdioServerTransport") =>
+                    .is_some_and(|c| text_of(c, text).ends_with("ServerTransport")) =>
             {
-                out.stdio = true;
+                out.serves = true;
+                out.stdio |= node
+                    .child_by_field_name("constructor")
+                    .is_some_and(|c| text_of(c, text) == "StdioServerTransport");
             }
             "call_expression" => {
                 let Some(function) = node.child_by_field_name("function") else {

@@ -103,10 +103,26 @@ pub fn tool_server(tree: &tree_sitter::Tree, text: &str, api_key_suffix: &str) -
                 if let Some(receiver) = runs
                     && runs_server(receiver)
                 {
+                    out.serves = true;
                     out.stdio |= runs_stdio(node, text);
                 }
                 if name.ends_with("run_stdio_async") || name == "stdio_server" {
+                    out.serves = true;
                     out.stdio = true;
+                }
+                // Served over HTTP: run here, or mounted as an ASGI app (`uvicorn.run(mcp.sse_app())`).
+                if [
+                    ".run_sse_async",
+                    ".run_streamable_http_async",
+                    ".run_http_async",
+                    ".sse_app",
+                    ".streamable_http_app",
+                    ".http_app",
+                ]
+                .iter()
+                .any(|run| name.ends_with(run))
+                {
+                    out.serves = true;
                 }
                 if name == "print" || name == "sys.stdout.write" {
                     prints.push(node);

@@ -1,0 +1,383 @@
+//! The keys of a document's mappings, grouped by the mapping they belong to: JSON objects,
+//! Python dicts and JavaScript objects from their syntax trees; YAML mappings, TOML tables and
+//! INI sections from the lines of a text file. A rewrite of a key can then be checked against
+//! its siblings: two equal keys in one mapping make a TOML file that no longer loads and a JSON
+//! object whose loader keeps only one of the values.
+
+use std::collections::BTreeMap;
+use std::ops::Range;
+
+use tree_sitter::Node;
+
+use super::treesitter::{children, visit};
+use super::{CommentStyle, Document, Surface, Syntax};
+
+/// A key as written: where its text is (inside the quotes) and that text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Key {
+    pub range: Range<usize>,
+    pub text: String,
+}
+
+/// The keys of each mapping of a document, one group per mapping. A group may hold the same key
+/// text more than once (a TOML table named by a header and by its sub-tables' headers): that is
+/// one key, not two.
+pub fn sibling_keys(doc: &Document) -> Vec<Vec<Key>> {
+    match (&doc.surface, &doc.syntax) {
+        (
+            Surface::Json | Surface::Python | Surface::JavaScript | Surface::TypeScript | Surface::Tsx,
+            Syntax::TreeSitter(tree),
+        ) => tree_keys(tree.root_node(), &doc.text),
+        (Surface::Text(CommentStyle::Hash), _) => {
+            let mut groups: Vec<Vec<Key>> = yaml_mappings(&doc.text)
+                .into_iter()
+                .filter(|g| g.len() > 1)
+                .collect();
+            groups.extend(toml_keys(&doc.text));
+            groups
+        }
+        _ => Vec::new(),
+    }
+}
+
+/// JSON `object`s, Python `dictionary`s and JavaScript `object`s: their `pair`s' literal keys.
+fn tree_keys(root: Node, text: &str) -> Vec<Vec<Key>> {
+    let mut groups = Vec::new();
+    visit(root, &mut |node| {
+        if matches!(node.kind(), "object" | "dictionary") {
+            let keys: Vec<Key> = children(node)
+                .filter(|p| p.kind() == "pair")
+                .filter_map(|p| p.child_by_field_name("key"))
+                .filter_map(|k| literal_key(k, text))
+                .collect();
+            if keys.len() > 1 {
+                groups.push(keys);
+            }
+        }
+        true
+    });
+    groups
+}
+
+/// The text of a literal key: a string's content without its quotes (not an f-string or a
+/// template), or a bare property name.
+fn literal_key(key: Node, text: &str) -> Option<Key> {
+    let range = match key.kind() {
+        "property_identifier" | "number" | "integer" => key.byte_range(),
+        "string" => {
+            let parts: Vec<Node> = children(key).collect();
+            if parts.iter().any(|p| p.kind() == "interpolation") {
+                return None;
+            }
+            // Python marks the quotes (`string_start`, `string_end`, with any prefix); JSON and
+            // JavaScript strings are one quote character on each side.
+            let start = parts
+                .iter()
+                .find(|p| p.kind() == "string_start")
+                .map_or(key.start_byte() + 1, |p| p.end_byte());
+            let end = parts
+                .iter()
+                .find(|p| p.kind() == "string_end")
+                .map_or(key.end_byte().saturating_sub(1), |p| p.start_byte());
+            start..end.max(start)
+        }
+        _ => return None,
+    };
+    Some(Key {
+        text: text.get(range.clone())?.to_string(),
+        range,
+    })
+}
+
+/// One line of a text file, with where it starts.
+fn lines(text: &str) -> impl Iterator<Item = (usize, &str)> {
+    let mut at = 0;
+    text.split_inclusive('\n').map(move |line| {
+        let start = at;
+        at += line.len();
+        (start, line.trim_end_matches(['\n', '\r']))
+    })
+}
+
+/// A quoted key (`"a.b"`, `'a'`) or a bare one made of `bare` characters, at the start of
+/// `s`: its text range within `s` and where it ends.
+fn key_at(s: &str, bare: impl Fn(char) -> bool) -> Option<(Range<usize>, usize)> {
+    match s.chars().next()? {
+        q @ ('"' | '\'') => {
+            let mut escaped = false;
+            for (i, c) in s.char_indices().skip(1) {
+                if escaped {
+                    escaped = false;
+                } else if c == '\\' && q == '"' {
+                    escaped = true;
+                } else if c == q {
+                    return Some((1..i, i + 1));
+                }
+            }
+            None
+        }
+        _ => {
+            let end = s.find(|c: char| !bare(c)).unwrap_or(s.len());
+            (end > 0).then_some((0..end, end))
+        }
+    }
+}
+
+/// YAML block mappings (see [`yaml_mappings`]) with more than one key.
+#[cfg(test)]
+fn yaml_keys(text: &str) -> Vec<Vec<Key>> {
+    yaml_mappings(text).into_iter().filter(|g| g.len() > 1).collect()
+}
+
+/// Every YAML block mapping of a text, in order, a mapping of a single key included: a key line `key: value` (or `- key: value`, which starts a mapping in a
+/// sequence) belongs to the mapping of the keys at its indentation since the last line less
+/// indented or the last item at its indentation. Block scalars and quoted values that go on
+/// over several lines are stepped over.
+pub fn yaml_mappings(text: &str) -> Vec<Vec<Key>> {
+    let plain = |c: char| {
+        !matches!(c, ':' | '#' | '"' | '\'' | '=' | '{' | '}' | '[' | ']' | ',') && !c.is_whitespace()
+    };
+    let mut groups: Vec<Vec<Key>> = Vec::new();
+    // (indentation of the keys, their group)
+    let mut stack: Vec<(usize, usize)> = Vec::new();
+    // Lines more indented than this belong to a block scalar or a quoted value.
+    let mut skip_deeper: Option<usize> = None;
+    let mut open_quote: Option<char> = None;
+    for (start, line) in lines(text) {
+        if let Some(q) = open_quote {
+            if line.contains(q) {
+                open_quote = None;
+            }
+            continue;
+        }
+        let content = line.trim_start_matches(' ');
+        let indent = line.len() - content.len();
+        if content.is_empty() || content.starts_with('#') {
+            continue;
+        }
+        if let Some(depth) = skip_deeper {
+            if indent > depth {
+                continue;
+            }
+            skip_deeper = None;
+        }
+        let mut column = indent;
+        let mut rest = content;
+        let mut item = false;
+        while let Some(after) = rest.strip_prefix("- ") {
+            let trimmed = after.trim_start_matches(' ');
+            column += rest.len() - trimmed.len();
+            rest = trimmed;
+            item = true;
+        }
+        let key = key_at(rest, plain).and_then(|(range, end)| {
+            let after = rest[end..].trim_start_matches(' ');
+            let value = after.strip_prefix(':')?;
+            (value.is_empty() || value.starts_with(' ')).then(|| (range, value.trim()))
+        });
+        while stack
+            .last()
+            .is_some_and(|(i, _)| *i > column || (!item && key.is_none() && *i >= column))
+        {
+            stack.pop();
+        }
+        let Some((range, value)) = key else {
+            continue;
+        };
+        let group = match stack.last() {
+            Some((i, g)) if *i == column && !item => *g,
+            _ => {
+                if stack.last().is_some_and(|(i, _)| *i == column) {
+                    stack.pop();
+                }
+                groups.push(Vec::new());
+                stack.push((column, groups.len() - 1));
+                groups.len() - 1
+            }
+        };
+        let at = start + column;
+        groups[group].push(Key {
+            text: rest[range.clone()].to_string(),
+            range: at + range.start..at + range.end,
+        });
+        if value.starts_with('|') || value.starts_with('>') {
+            skip_deeper = Some(column);
+        } else if let Some(q) = value.chars().next().filter(|c| matches!(c, '"' | '\''))
+            && key_at(value, |_| false).is_none()
+        {
+            open_quote = Some(q);
+        }
+    }
+    groups
+}
+
+/// A dotted TOML key (`a."b.c".d`) at the start of `s`: its segments and where it ends.
+fn dotted_key(s: &str, base: usize) -> Option<(Vec<Key>, usize)> {
+    let bare = |c: char| c.is_ascii_alphanumeric() || c == '_' || c == '-';
+    let mut keys = Vec::new();
+    let mut at = 0;
+    loop {
+        let skipped = s[at..].len() - s[at..].trim_start_matches([' ', '\t']).len();
+        at += skipped;
+        let (range, end) = key_at(&s[at..], bare)?;
+        keys.push(Key {
+            text: s[at + range.start..at + range.end].to_string(),
+            range: base + at + range.start..base + at + range.end,
+        });
+        at += end;
+        let skipped = s[at..].len() - s[at..].trim_start_matches([' ', '\t']).len();
+        match s[at + skipped..].strip_prefix('.') {
+            Some(_) => at += skipped + 1,
+            None => return Some((keys, at + skipped)),
+        }
+    }
+}
+
+/// TOML tables (and INI sections): every key path the file defines, from its `[table]` and
+/// `[[array]]` headers and its `key = value` lines, grouped by the table that holds them.
+/// Multi-line strings and arrays are stepped over.
+fn toml_keys(text: &str) -> Vec<Vec<Key>> {
+    let mut groups: BTreeMap<Vec<String>, Vec<Key>> = BTreeMap::new();
+    let mut table: Vec<Key> = Vec::new();
+    let mut arrays = 0;
+    let mut depth = 0i32;
+    let mut in_multiline: Option<&str> = None;
+    let add = |path: &[Key], groups: &mut BTreeMap<Vec<String>, Vec<Key>>| {
+        for (i, key) in path.iter().enumerate() {
+            let parent: Vec<String> = path[..i].iter().map(|k| k.text.clone()).collect();
+            let group = groups.entry(parent).or_default();
+            if !group.iter().any(|k| k.range == key.range) {
+                group.push(key.clone());
+            }
+        }
+    };
+    for (start, line) in lines(text) {
+        if let Some(delimiter) = in_multiline {
+            if line.contains(delimiter) {
+                in_multiline = None;
+            }
+            continue;
+        }
+        if depth > 0 {
+            depth += bracket_depth(line);
+            continue;
+        }
+        let content = line.trim_start_matches([' ', '\t']);
+        let at = start + line.len() - content.len();
+        if let Some(header) = content.strip_prefix('[') {
+            let array = header.starts_with('[');
+            let header = header.trim_start_matches('[');
+            let base = at + content.len() - header.len();
+            let Some((mut path, end)) = dotted_key(header, base) else {
+                continue;
+            };
+            if !header[end..].starts_with(']') {
+                continue;
+            }
+            if array {
+                // Each element of an array of tables is a table of its own.
+                arrays += 1;
+                add(&path, &mut groups);
+                if let Some(last) = path.last_mut() {
+                    last.text = format!("{}[{arrays}]", last.text);
+                }
+                table = path;
+                continue;
+            }
+            add(&path, &mut groups);
+            table = path;
+            continue;
+        }
+        let Some((keys, end)) = dotted_key(content, at) else {
+            continue;
+        };
+        let Some(value) = content[end..].strip_prefix('=') else {
+            continue;
+        };
+        let mut path = table.clone();
+        path.extend(keys);
+        add(&path, &mut groups);
+        let value = value.trim_start();
+        for delimiter in ["\"\"\"", "'''"] {
+            if value.starts_with(delimiter) && !value[3..].contains(delimiter) {
+                in_multiline = Some(delimiter);
+            }
+        }
+        depth = bracket_depth(value).max(0);
+    }
+    groups
+        .into_values()
+        .filter(|g| g.iter().any(|k| k.text != g[0].text))
+        .collect()
+}
+
+/// How many more `[` and `{` than `]` and `}` a line of values opens, outside strings and
+/// comments.
+fn bracket_depth(line: &str) -> i32 {
+    let mut depth = 0;
+    let mut quote: Option<char> = None;
+    let mut escaped = false;
+    for c in line.chars() {
+        match quote {
+            Some(q) => {
+                if escaped {
+                    escaped = false;
+                } else if c == '\\' && q == '"' {
+                    escaped = true;
+                } else if c == q {
+                    quote = None;
+                }
+            }
+            None => match c {
+                '"' | '\'' => quote = Some(c),
+                '[' | '{' => depth += 1,
+                ']' | '}' => depth -= 1,
+                '#' => break,
+                _ => {}
+            },
+        }
+    }
+    depth
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn texts(groups: Vec<Vec<Key>>) -> Vec<Vec<String>> {
+        groups
+            .into_iter()
+            .map(|g| g.into_iter().map(|k| k.text).collect())
+            .collect()
+    }
+
+    #[test]
+    fn yaml_mappings_by_indentation_and_items() {
+        let text = "models:\n  \"gemini-2.0-flash\": {a: 1}\n  gemini-3.5-flash:\n    b: |\n      c: d\n    e: 2\nlist:\n  - x: 1\n    y: 2\n  - x: 3\n";
+        assert_eq!(
+            texts(yaml_keys(text)),
+            [
+                vec!["models", "list"],
+                vec!["gemini-2.0-flash", "gemini-3.5-flash"],
+                vec!["b", "e"],
+                vec!["x", "y"],
+            ]
+        );
+        let key = &yaml_keys(text)[1][0];
+        assert_eq!(&text[key.range.clone()], "gemini-2.0-flash");
+    }
+
+    #[test]
+    fn toml_tables_and_dotted_keys() {
+        let text = "[overrides]\na = 1\n[overrides.\"model-2.0-flash\"]\nx = [\n  \"y = 1\",\n]\n[overrides.'model-3.5-flash']\ns = \"\"\"\nk = 2\n\"\"\"\n";
+        let groups = texts(toml_keys(text));
+        assert_eq!(groups, [["a", "model-2.0-flash", "model-3.5-flash"]]);
+        assert!(!groups.iter().flatten().any(|k| k == "y" || k == "k"));
+        let text = "[[m]]\nid = 1\n[[m]]\nid = 2\n";
+        assert!(
+            texts(toml_keys(text))
+                .iter()
+                .all(|g| g.iter().filter(|k| *k == "id").count() < 2)
+        );
+    }
+}
