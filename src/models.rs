@@ -32,6 +32,8 @@ pub struct ModelEntry {
 struct ModelFile {
     newest_generation: Vec<String>,
     version_suffixes: Vec<String>,
+    #[serde(default)]
+    answered_by_keys: Vec<String>,
     model: Vec<ModelEntry>,
 }
 
@@ -41,6 +43,8 @@ pub struct ModelTable {
     pub entries: Vec<ModelEntry>,
     pub newest_generation: Vec<String>,
     pub version_suffixes: Vec<String>,
+    /// Keys under which a recorded response names the model that answered (`modelVersion`).
+    pub answered_by_keys: Vec<String>,
 }
 
 impl ModelTable {
@@ -51,6 +55,7 @@ impl ModelTable {
             entries: file.model,
             newest_generation: file.newest_generation,
             version_suffixes: file.version_suffixes,
+            answered_by_keys: file.answered_by_keys,
         })
     }
 

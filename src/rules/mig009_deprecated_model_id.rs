@@ -40,7 +40,13 @@ impl Rule for DeprecatedModelId {
             return;
         }
         let collisions = key_collisions(doc, cx.settings);
+        let answered_by = &cx.settings.models.answered_by_keys;
         for found in found {
+            if key_before(&doc.text, found.range.start)
+                .is_some_and(|key| answered_by.iter().any(|k| k == key))
+            {
+                continue;
+            }
             let entry = &cx.settings.models.entries[found.entry];
             let written = &doc.text[found.range.clone()];
             let base = with_prefix(&entry.id, &found.prefix);
@@ -97,6 +103,22 @@ impl Rule for DeprecatedModelId {
             cx.report(diagnostic);
         }
     }
+}
+
+/// The key whose value starts at `start` (`"modelVersion": "`, `model_version=`, `modelVersion: `),
+/// read back on the same line.
+fn key_before(text: &str, start: usize) -> Option<&str> {
+    let line = text.get(..start)?;
+    let line = &line[line.rfind('\n').map_or(0, |i| i + 1)..];
+    let before = line.trim_end_matches(['"', '\'', ' ', '\t']);
+    let before = before.strip_suffix([':', '='])?.trim_end();
+    let before = before.trim_end_matches(['"', '\'']);
+    let key_start = before
+        .char_indices()
+        .rev()
+        .find(|(_, c)| !(c.is_alphanumeric() || *c == '_' || *c == '-'))
+        .map_or(0, |(i, c)| i + c.len_utf8());
+    Some(&before[key_start..])
 }
 
 /// A mapping key with a model id that cannot be replaced: the key it would become is another

@@ -327,10 +327,16 @@ fn schema_of<'t>(node: Node<'t>, text: &str, resolve: &Resolver<'t>) -> (Schema,
             if property != "shape" {
                 return (Schema::Unknown, Vec::new());
             }
-            let inputs = object
+            let shape = object
                 .and_then(|o| zod_object(o, text, resolve))
-                .map(|(shape, _)| shape_inputs(shape, text, resolve))
-                .unwrap_or_default();
+                .map(|(shape, _)| shape);
+            // `z.object({}).shape`: a tool without inputs has nothing to strip.
+            if shape.is_some_and(|s| {
+                pairs(s, text).is_empty() && !children(s).any(|c| c.kind() == "spread_element")
+            }) {
+                return (Schema::Empty, Vec::new());
+            }
+            let inputs = shape.map(|s| shape_inputs(s, text, resolve)).unwrap_or_default();
             let why = "`.shape` passes the fields alone, so the SDK builds a `z.object()` without `.strict()` and unknown fields are stripped";
             (Schema::Lenient(why.to_string()), inputs)
         }
