@@ -395,6 +395,25 @@ mod tests {
         assert_eq!((out.as_str(), n), ("ax\r\nyb", 1));
     }
 
+    /// The safe fixes of one rule on a Python text.
+    fn fix_python(rule: &'static dyn Rule, text: &str) -> FixOutcome {
+        let loaded = crate::config::LoadedConfig {
+            config: Default::default(),
+            path: None,
+        };
+        let settings = Settings::new(&loaded, crate::settings::Overrides::default(), Path::new("."))
+            .expect("default settings");
+        fix_text(
+            &settings,
+            &[rule],
+            Path::new("t.py"),
+            Surface::Python,
+            text,
+            LineEnding::Lf,
+            false,
+        )
+    }
+
     /// Renames the keyword arguments `a` and `b` of the text to `c`: each fix is fine alone,
     /// both together repeat a keyword argument.
     struct RenameToC;
@@ -434,23 +453,8 @@ mod tests {
 
     #[test]
     fn fixes_fine_alone_but_broken_together_go_one_at_a_time_and_the_breaking_one_is_dropped() {
-        let loaded = crate::config::LoadedConfig {
-            config: Default::default(),
-            path: None,
-        };
-        let settings = Settings::new(&loaded, crate::settings::Overrides::default(), Path::new("."))
-            .expect("default settings");
         static RULE: RenameToC = RenameToC;
-        let rules: [&'static dyn Rule; 1] = [&RULE];
-        let outcome = fix_text(
-            &settings,
-            &rules,
-            Path::new("t.py"),
-            Surface::Python,
-            "f(a=1, b=2)\n",
-            LineEnding::Lf,
-            false,
-        );
+        let outcome = fix_python(&RULE, "f(a=1, b=2)\n");
         assert_eq!(outcome.text, "f(c=1, b=2)\n");
         assert_eq!(outcome.fixed, 1);
         assert_eq!(outcome.status, FixStatus::Done);
@@ -498,23 +502,8 @@ mod tests {
 
     #[test]
     fn a_fix_that_cannot_be_applied_is_reported_not_left_fixable() {
-        let loaded = crate::config::LoadedConfig {
-            config: Default::default(),
-            path: None,
-        };
-        let settings = Settings::new(&loaded, crate::settings::Overrides::default(), Path::new("."))
-            .expect("default settings");
         static RULE: Tangled = Tangled;
-        let rules: [&'static dyn Rule; 1] = [&RULE];
-        let outcome = fix_text(
-            &settings,
-            &rules,
-            Path::new("t.py"),
-            Surface::Python,
-            "abcdef\n",
-            LineEnding::Lf,
-            false,
-        );
+        let outcome = fix_python(&RULE, "abcdef\n");
         assert_eq!(outcome.text, "abcdef\n");
         assert_eq!(outcome.dropped.len(), 1);
         assert_eq!(outcome.dropped[0].reason, NOT_APPLICABLE);
