@@ -44,9 +44,10 @@ pub fn lint_text(
             continue;
         }
         let index = LineIndex::new(&doc.text);
+        let directives = suppress::LineDirectives::new(&doc.text, &index);
         let cell_index = doc.cell.as_ref().map(|origin| LineIndex::new(&origin.text));
         for diagnostic in cx.diagnostics {
-            if suppress::is_suppressed(&doc.text, &index, diagnostic.range.start, diagnostic.rule.code) {
+            if directives.suppresses(index.line_of(diagnostic.range.start), diagnostic.rule.code) {
                 continue;
             }
             out.push(match &doc.map {

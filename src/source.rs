@@ -21,13 +21,27 @@ pub struct Position {
 #[derive(Clone, Debug)]
 pub struct LineIndex {
     starts: Vec<usize>,
+    /// Characters before every [`CHUNK`]-th byte, so a column is found without counting from
+    /// the start of a long line (a minified bundle is one line); empty when the text is ASCII.
+    chars_before: Vec<usize>,
 }
+
+const CHUNK: usize = 1024;
 
 impl LineIndex {
     pub fn new(text: &str) -> Self {
         let mut starts = vec![0];
         starts.extend(memchr_newlines(text.as_bytes()).map(|i| i + 1));
-        LineIndex { starts }
+        let mut chars_before = Vec::new();
+        if !text.is_ascii() {
+            let mut count = 0;
+            chars_before.push(0);
+            for chunk in text.as_bytes().chunks(CHUNK) {
+                count += char_count(chunk);
+                chars_before.push(count);
+            }
+        }
+        LineIndex { starts, chars_before }
     }
 
     /// Zero-based index of the line holding `offset`.
@@ -61,12 +75,26 @@ impl LineIndex {
         let offset = floor_char_boundary(text, offset.min(text.len()));
         let line = self.line_of(offset);
         let start = self.starts[line];
-        let column = text[start..offset].chars().count() + 1;
+        let column = self.chars_before(text, offset) - self.chars_before(text, start) + 1;
         Position {
             line: line + 1,
             column,
         }
     }
+
+    /// The characters of `text` before `offset`, a character boundary.
+    fn chars_before(&self, text: &str, offset: usize) -> usize {
+        if self.chars_before.is_empty() {
+            return offset;
+        }
+        let chunk = offset / CHUNK;
+        self.chars_before[chunk] + char_count(&text.as_bytes()[chunk * CHUNK..offset])
+    }
+}
+
+/// The characters of UTF-8 bytes: those that do not continue a character.
+fn char_count(bytes: &[u8]) -> usize {
+    bytes.iter().filter(|&&b| (b as i8) >= -0x40).count()
 }
 
 fn memchr_newlines(bytes: &[u8]) -> impl Iterator<Item = usize> + '_ {
@@ -145,6 +173,28 @@ mod tests {
         assert_eq!(index.position(text, x), Position { line: 2, column: 6 });
         assert_eq!(index.line_range(1, text), 3..10);
         assert_eq!(index.position(text, text.len()), Position { line: 3, column: 2 });
+    }
+
+    #[test]
+    fn columns_of_a_long_line_count_characters() {
+        let text = "é".repeat(3000) + "x" + &"a".repeat(3000) + "\nb";
+        let index = LineIndex::new(&text);
+        let x = text.find('x').unwrap();
+        assert_eq!(
+            index.position(&text, x),
+            Position {
+                line: 1,
+                column: 3001
+            }
+        );
+        assert_eq!(
+            index.position(&text, x + 2000),
+            Position {
+                line: 1,
+                column: 5001
+            }
+        );
+        assert_eq!(index.position(&text, text.len()), Position { line: 2, column: 2 });
     }
 
     #[test]

@@ -2,6 +2,7 @@
 //! `<!--`, at the end of the finding's line or alone on the line before; and the file-level
 //! `interlint: ignore-file[CODE,...]`.
 
+use std::collections::HashMap;
 use std::sync::LazyLock;
 
 use regex::Regex;
@@ -34,23 +35,45 @@ fn covers(codes: &Option<Vec<String>>, code: &str) -> bool {
     }
 }
 
-/// Whether a finding of `code` starting at `offset` is suppressed by a comment on its line or
-/// alone on the line before.
-pub fn is_suppressed(text: &str, index: &LineIndex, offset: usize, code: &str) -> bool {
-    let line = index.line_of(offset);
-    let own = &text[index.line_range(line, text)];
-    if let Some(c) = LINE_DIRECTIVE.captures(own)
-        && covers(&codes(&c), code)
-    {
-        return true;
+/// The line directives of a document, each line read once: a finding asks about its own line
+/// and the one before, and a long line (a minified bundle) may hold many findings.
+pub struct LineDirectives {
+    /// The lines holding `interlint:`, with their directive if they have one.
+    lines: HashMap<usize, Option<Directive>>,
+}
+
+struct Directive {
+    codes: Option<Vec<String>>,
+    /// Alone on its line: it also covers the next line.
+    alone: bool,
+}
+
+impl LineDirectives {
+    pub fn new(text: &str, index: &LineIndex) -> Self {
+        let mut lines = HashMap::new();
+        for (at, _) in text.match_indices("interlint:") {
+            lines.entry(index.line_of(at)).or_insert_with_key(|&line| {
+                let own = &text[index.line_range(line, text)];
+                let indent = own.len() - own.trim_start().len();
+                LINE_DIRECTIVE.captures(own).map(|c| Directive {
+                    codes: codes(&c),
+                    alone: c.get(0).is_some_and(|m| m.start() == indent),
+                })
+            });
+        }
+        LineDirectives { lines }
     }
-    if line == 0 {
-        return false;
-    }
-    let before = text[index.line_range(line - 1, text)].trim_start();
-    match LINE_DIRECTIVE.captures(before) {
-        Some(c) if c.get(0).is_some_and(|m| m.start() == 0) => covers(&codes(&c), code),
-        _ => false,
+
+    /// Whether a finding of `code` on zero-based line `line` is suppressed by a comment at the
+    /// end of its line or alone on the line before.
+    pub fn suppresses(&self, line: usize, code: &str) -> bool {
+        let directive = |line: usize| self.lines.get(&line).and_then(Option::as_ref);
+        if let Some(d) = directive(line)
+            && covers(&d.codes, code)
+        {
+            return true;
+        }
+        line > 0 && directive(line - 1).is_some_and(|d| d.alone && covers(&d.codes, code))
     }
 }
 
@@ -73,7 +96,8 @@ mod tests {
 
     fn suppressed(text: &str, needle: &str, code: &str) -> bool {
         let index = LineIndex::new(text);
-        is_suppressed(text, &index, text.find(needle).unwrap(), code)
+        let line = index.line_of(text.find(needle).unwrap());
+        LineDirectives::new(text, &index).suppresses(line, code)
     }
 
     #[test]
@@ -103,6 +127,13 @@ mod tests {
         assert!(!suppressed(
             "x = 'a'  # interlint: ignore-file\n",
             "'a'",
+            "MIG009"
+        ));
+        assert!(!suppressed("x  # interlint: ignore\nx = 'a'\n", "'a'", "MIG009"));
+        assert!(suppressed("  # interlint: ignore\n x = 'a'\n", "'a'", "MIG009"));
+        assert!(suppressed(
+            "a = 1  # interlint: ignore[X] # interlint: ignore[MIG009]\n",
+            "1",
             "MIG009"
         ));
     }

@@ -245,11 +245,10 @@ impl OffsetMap {
 
     /// The edit on the file's bytes, when the document's edit can be carried over exactly.
     pub fn edit(&self, edit: &Edit) -> Option<Edit> {
-        let Some(segment) = self
-            .segments
-            .iter()
-            .find(|s| s.doc <= edit.range.start && edit.range.end <= s.doc + s.len)
-        else {
+        // The first segment holding the edit (a notebook cell has one per line, and may have as
+        // many edits): the first ending at or after its end, if it starts at or before its start.
+        let first = self.segments.partition_point(|s| s.doc + s.len < edit.range.end);
+        let Some(segment) = self.segments.get(first).filter(|s| s.doc <= edit.range.start) else {
             return self.items_edit(edit);
         };
         if self.single_line_edits && edit.content.contains('\n') {
@@ -534,5 +533,27 @@ pub fn syntax_errors(surface: Surface, text: &str) -> usize {
                 d.syntax_errors + strict
             })
             .sum(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_edit_goes_to_the_first_segment_holding_it() {
+        let mut map = OffsetMap::new(false, false);
+        // Document lines of 4 bytes, each 10 bytes further on in the file.
+        for line in 0..100 {
+            map.push(line * 4, line * 10, 4);
+        }
+        let file_range = |start, end| map.edit(&Edit::replace(start..end, "x")).map(|e| e.range);
+        assert_eq!(file_range(9, 11), Some(21..23));
+        // At a line's end: the line before, as an insertion.
+        assert_eq!(file_range(8, 8), Some(14..14));
+        assert_eq!(file_range(8, 9), Some(20..21));
+        // Across two lines: not one segment.
+        assert_eq!(file_range(7, 9), None);
+        assert_eq!(file_range(400, 401), None);
     }
 }

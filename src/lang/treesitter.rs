@@ -43,6 +43,17 @@ thread_local! {
 
 /// Parses `text`; `None` only if the grammar could not be loaded or parsing was cancelled.
 pub fn parse(grammar: Grammar, text: &str) -> Option<Tree> {
+    with_parser(grammar, |parser| parse_with(parser, grammar, text))
+}
+
+/// Parses `text` as it is written, without [`parse`]'s masking of Python comment runs.
+#[cfg(test)]
+pub fn parse_exact(grammar: Grammar, text: &str) -> Option<Tree> {
+    with_parser(grammar, |parser| parser.parse(text, None))
+}
+
+/// Runs `f` with this thread's parser of `grammar`.
+fn with_parser(grammar: Grammar, f: impl FnOnce(&mut Parser) -> Option<Tree>) -> Option<Tree> {
     PARSERS.with(|cell| {
         let mut parsers = cell.borrow_mut();
         let slot = &mut parsers[grammar.index()];
@@ -51,8 +62,17 @@ pub fn parse(grammar: Grammar, text: &str) -> Option<Tree> {
             parser.set_language(&grammar.language()).ok()?;
             *slot = Some(parser);
         }
-        slot.as_mut()?.parse(text, None)
+        f(slot.as_mut()?)
     })
+}
+
+/// Python's runs of comment lines are parsed from a masked text, in linear time (see
+/// `python::comment_runs`).
+fn parse_with(parser: &mut Parser, grammar: Grammar, text: &str) -> Option<Tree> {
+    match grammar {
+        Grammar::Python => super::python::comment_runs::parse(text, |t| parser.parse(t, None)),
+        _ => parser.parse(text, None),
+    }
 }
 
 /// A whole-file document of a tree-sitter surface whose scan regions are the nodes of `kinds`.
@@ -242,6 +262,9 @@ fn python_argument_errors(arguments: Node, text: &str) -> usize {
 
 #[cfg(test)]
 mod tests {
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
     use crate::lang::{Surface, syntax_errors};
 
     #[test]
@@ -273,5 +296,77 @@ mod tests {
         ] {
             assert_eq!(syntax_errors(surface, good), 0, "{surface:?} rejected {good:?}");
         }
+    }
+
+    use tree_sitter::LogType;
+
+    use super::*;
+
+    /// The characters tree-sitter's lexer steps over (consumed or skipped) to parse `text`: a
+    /// measure of the parse's work that does not depend on the machine.
+    fn lexer_steps(grammar: Grammar, text: &str) -> usize {
+        let steps = Arc::new(AtomicUsize::new(0));
+        let counter = Arc::clone(&steps);
+        let mut parser = Parser::new();
+        parser.set_language(&grammar.language()).expect("grammar loads");
+        parser.set_logger(Some(Box::new(move |kind, message| {
+            if kind == LogType::Lex
+                && (message.starts_with("consume character") || message.starts_with("skip character"))
+            {
+                counter.fetch_add(1, Ordering::Relaxed);
+            }
+        })));
+        assert!(parse_with(&mut parser, grammar, text).is_some());
+        steps.load(Ordering::Relaxed)
+    }
+
+    /// Asserts the parse's work grows linearly: twice the lines, about twice the steps.
+    fn assert_linear(grammar: Grammar, make: impl Fn(usize) -> String) {
+        let (small, large) = (
+            lexer_steps(grammar, &make(500)),
+            lexer_steps(grammar, &make(1000)),
+        );
+        let ratio = large as f64 / small as f64;
+        assert!(
+            ratio < 2.6,
+            "{grammar:?}: {small} steps for 500 lines, {large} for 1000"
+        );
+    }
+
+    fn lines(head: &str, line: &str, n: usize) -> String {
+        let mut text = head.to_string();
+        for i in 0..n {
+            text.push_str(&line.replace('N', &i.to_string()));
+        }
+        text
+    }
+
+    #[test]
+    fn python_comment_runs_parse_in_linear_time() {
+        let head = "from google import genai\nr = genai.Client().models.generate_content(model='m')\n";
+        assert_linear(Grammar::Python, |n| lines(head, "# comment line N\n", n));
+        assert_linear(Grammar::Python, |n| lines(head, "# comment line N\r\n\r\n", n));
+        let def = "def f():\n    x = 1\n";
+        assert_linear(Grammar::Python, |n| {
+            lines(def, "    # comment line N\n", n) + "    return x\n"
+        });
+        // Indented less than the run's first comment, then more: split only where a block may close.
+        assert_linear(Grammar::Python, |n| lines(def, "    # N\n# N\n", n / 2));
+    }
+
+    #[test]
+    fn other_grammars_parse_in_linear_time() {
+        let call = "const r = await ai.models.generateContent({ model: 'm' });\n";
+        for grammar in [Grammar::JavaScript, Grammar::TypeScript, Grammar::Tsx] {
+            assert_linear(grammar, |n| lines(call, "// comment line N\n", n));
+            assert_linear(grammar, |n| lines(call, "/* N */ f(N);", n));
+        }
+        assert_linear(Grammar::Bash, |n| {
+            lines("curl -d @x https://h/v1/m:generateContent\n", "# comment N\n", n)
+        });
+        assert_linear(Grammar::Bash, |n| lines("echo", " wordN", n));
+        assert_linear(Grammar::Json, |n| {
+            format!("{{{}\"end\": 0}}", lines("", "\"kN\": N,", n))
+        });
     }
 }

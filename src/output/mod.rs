@@ -12,7 +12,7 @@ use std::path::Path;
 
 use crate::diagnostic::{Applicability, Diagnostic};
 use crate::run::FileReport;
-use crate::source::{LineIndex, Position};
+use crate::source::{LineIndex, Position, floor_char_boundary};
 use crate::walk::display_path;
 
 pub use statistics::write_statistics;
@@ -124,6 +124,7 @@ pub fn locate<'a>(reports: &'a [FileReport], cwd: &Path) -> Vec<Located<'a>> {
                     )
                 }
             };
+            let (lines, span) = window(lines, span);
             located.push(Located {
                 path: path.clone(),
                 diagnostic,
@@ -137,6 +138,21 @@ pub fn locate<'a>(reports: &'a [FileReport], cwd: &Path) -> Vec<Located<'a>> {
         }
     }
     located
+}
+
+/// Bytes of context kept on each side of a span: far more than a terminal shows.
+const CONTEXT: usize = 1024;
+
+/// The part of `lines` within [`CONTEXT`] bytes of `span`, and the span in it: the renderer
+/// cuts a long line to the terminal's width around the span anyway, but reads it all first, so
+/// a minified bundle's findings would each cost the whole line.
+fn window(lines: &str, span: std::ops::Range<usize>) -> (&str, std::ops::Range<usize>) {
+    let start = floor_char_boundary(lines, span.start.saturating_sub(CONTEXT));
+    let mut end = (span.end + CONTEXT).min(lines.len());
+    while !lines.is_char_boundary(end) {
+        end += 1;
+    }
+    (&lines[start..end], span.start - start..span.end - start)
 }
 
 fn byte_of_column(line: &str, column: usize) -> usize {
@@ -240,4 +256,33 @@ pub fn unified_diff(path: &str, old: &str, new: &str) -> String {
         .context_radius(3)
         .header(&format!("a/{path}"), &format!("b/{path}"))
         .to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use annotate_snippets::{AnnotationKind, Group, Level, Renderer, Snippet};
+
+    use super::*;
+
+    fn render(lines: &str, span: std::ops::Range<usize>) -> String {
+        let snippet = Snippet::source(lines)
+            .line_start(1)
+            .annotation(AnnotationKind::Primary.span(span).label("here"));
+        Renderer::plain().render(&[Group::with_level(Level::ERROR).element(snippet)])
+    }
+
+    #[test]
+    fn a_long_line_is_shown_from_a_window_around_the_span() {
+        let line = format!(
+            "{}\"gemini-2.0-flash\"{}",
+            "f(é);".repeat(100_000),
+            "g(x);".repeat(100_000)
+        );
+        let at = line.find('"').unwrap();
+        for span in [at..at + 18, 6..12, line.len() - 4..line.len()] {
+            let (cut, cut_span) = window(&line, span.clone());
+            assert!(cut.len() <= span.len() + 2 * CONTEXT + 3);
+            assert_eq!(render(cut, cut_span), render(&line, span));
+        }
+    }
 }

@@ -1,5 +1,6 @@
 //! Python (`.py`, `.pyi`) with tree-sitter-python.
 
+pub mod comment_runs;
 pub mod facts;
 pub mod mcp;
 mod scope;

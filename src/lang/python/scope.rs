@@ -67,7 +67,8 @@ impl<'t> Scopes<'t> {
             let mut child_scope = scope;
             match node.kind() {
                 "comment" => {
-                    s.comments.push(node.byte_range());
+                    s.comments
+                        .extend(super::comment_runs::comment_lines(node.byte_range(), text));
                     continue;
                 }
                 "function_definition" | "lambda" => {
