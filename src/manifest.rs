@@ -176,11 +176,19 @@ fn declared_schema(doc: &Document) -> Option<String> {
         return None;
     };
     let root = crate::lang::json::root_object(tree)?;
-    let member = members(root, &doc.text)
-        .into_iter()
-        .rev()
-        .find(|(key, _, _)| key == "$schema")?;
-    serde_json::from_str::<String>(text_of(member.2, &doc.text)).ok()
+    // Asked by each MAN rule of every JSON file: only a key that can spell `$schema` is decoded.
+    let pairs: Vec<Node> = treesitter::children(root)
+        .filter(|p| p.kind() == "pair")
+        .collect();
+    let pair = pairs.into_iter().rev().find(|p| {
+        p.child_by_field_name("key").is_some_and(|key| {
+            let raw = text_of(key, &doc.text);
+            (raw.contains("schema") || raw.contains('\\'))
+                && serde_json::from_str::<String>(raw).is_ok_and(|k| k == "$schema")
+        })
+    })?;
+    let value = pair.child_by_field_name("value")?;
+    serde_json::from_str::<String>(text_of(value, &doc.text)).ok()
 }
 
 /// The members of a JSON object node: decoded key, key node, value node.
