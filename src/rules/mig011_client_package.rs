@@ -108,6 +108,10 @@ impl Rule for ClientPackage {
                     .iter()
                     .any(|l| normalize_python_name(l) == normalized)
                 {
+                    // The legacy package's own project names itself (`name="google-generativeai"`).
+                    if name_of_project_is_package(cx.path, &settings.clients.python.legacy_modules) {
+                        continue;
+                    }
                     let current = settings
                         .clients
                         .python
@@ -193,7 +197,7 @@ fn legacy_imports(doc: &Document, cx: &mut RuleContext) {
             continue;
         };
         // The legacy package's own sources import themselves: nothing there to migrate.
-        if python && is_inside_package(cx.path, package) {
+        if python && (is_inside_package(cx.path, package) || project_holds_package(cx.path, package)) {
             continue;
         }
         let message = format!("`{module}` is the legacy client package");
@@ -215,6 +219,32 @@ fn is_inside_package(path: &std::path::Path, module: &str) -> bool {
         .filter_map(|c| c.as_os_str().to_str())
         .collect();
     folders.windows(parts.len()).any(|w| w == parts.as_slice())
+}
+
+/// Folders above a file searched for the package's own source folder.
+const PROJECT_DEPTH: usize = 6;
+
+/// Whether a folder above `path` holds the Python package `module` itself
+/// (`google/generativeai/__init__.py`): the file belongs to the package's own project (its tests,
+/// its docs build), which imports the package by design.
+fn project_holds_package(path: &std::path::Path, module: &str) -> bool {
+    let package: std::path::PathBuf = module.split('.').collect();
+    path.ancestors()
+        .skip(1)
+        .take(PROJECT_DEPTH)
+        .any(|folder| folder.join(&package).join("__init__.py").is_file())
+}
+
+/// Whether the project of a dependency file (`setup.py`, `pyproject.toml`) is one of the legacy
+/// packages: its folder holds the package's source folder.
+fn name_of_project_is_package(path: &std::path::Path, modules: &[String]) -> bool {
+    let Some(folder) = path.parent() else {
+        return false;
+    };
+    modules.iter().any(|module| {
+        let package: std::path::PathBuf = module.split('.').collect();
+        folder.join(package).join("__init__.py").is_file()
+    })
 }
 
 /// A `package.json`'s dependencies on the legacy package, or on the current one below the
