@@ -1,13 +1,14 @@
 //! MIG004 response-format-placement: structured output requested inside a config.
 
 use crate::api::CallKind;
-use crate::diagnostic::{Diagnostic, Edit, Fix, Severity};
+use crate::diagnostic::{Applicability, Diagnostic, Edit, Fix, Severity};
 use crate::lang::Document;
 use crate::registry::{FixAvailability, Rule, RuleContext, RuleMeta};
 use crate::request_fields::snake_case;
 use crate::settings::Settings;
 
-use super::request::{Dialect, config_map};
+use super::request::{Dialect, config_map, rewrite_to_interactions};
+use super::structured_output::STRUCTURED_OUTPUT_KEYS;
 
 pub struct ResponseFormatPlacement;
 
@@ -17,12 +18,9 @@ static META: RuleMeta = RuleMeta {
     summary: "Structured output requested inside a config instead of a top-level `response_format`",
     surfaces: "Python, notebooks, JavaScript, TypeScript",
     fix: FixAvailability::Sometimes,
-    fix_safety: "safe",
+    fix_safety: "safe (a nested `response_format` moved); unsafe (mime type and schema combined)",
     doc: include_str!("../../rules/docs/MIG004.md"),
 };
-
-/// Config keys that request structured output the predecessor way.
-const CONFIG_KEYS: &[&str] = &["response_mime_type", "response_schema", "response_json_schema"];
 
 impl Rule for ResponseFormatPlacement {
     fn meta(&self) -> &'static RuleMeta {
@@ -48,30 +46,48 @@ impl Rule for ResponseFormatPlacement {
             let Some((config, map, editable)) = config_map(call) else {
                 continue;
             };
+            // The mime type and schema become a top-level `response_format` as part of the
+            // request's rewrite (the request-field table's conversion): the fix is that rewrite,
+            // so the file is never left with a `response_format` the old endpoint does not read.
+            let rewrite = match call.kind {
+                CallKind::Create | CallKind::CreateStream => {
+                    rewrite_to_interactions(call, doc, cx.settings, call.kind == CallKind::CreateStream)
+                }
+                CallKind::Rest { .. } => Err("the request's rewrite (MIG007) carries it".to_string()),
+                _ => Err("the legacy client's call is not rewritten".to_string()),
+            };
             for entry in &map.entries {
                 let key = snake_case(&entry.key);
                 // `text/plain` is the default answer, not structured output.
                 let plain_text =
                     matches!(&entry.value.kind, crate::api::ValueKind::Str(v) if v == "text/plain");
-                if CONFIG_KEYS.contains(&key.as_str()) && !plain_text {
+                if STRUCTURED_OUTPUT_KEYS.contains(&key.as_str()) && !plain_text {
                     let message = format!(
                         "`{}` requests structured output inside the config; the interactions endpoint takes a \
                          top-level `response_format`",
                         entry.key
                     );
-                    cx.report(
-                        Diagnostic::new(&META, Severity::Error, message, entry.key_range.clone())
-                            .with_suggestion(match dialect {
-                                Dialect::Json => {
-                                    "Describe the expected output in a top-level `response_format` field of the \
-                                     interactions request body"
-                                }
-                                _ => {
-                                    "Describe the expected output in a top-level `response_format` argument of \
-                                     `interactions.create`"
-                                }
-                            }),
-                    );
+                    let diagnostic =
+                        Diagnostic::new(&META, Severity::Error, message, entry.key_range.clone());
+                    let advice = match dialect {
+                        Dialect::Json => {
+                            "Describe the expected output in a top-level `response_format` field of the \
+                             interactions request body"
+                        }
+                        _ => {
+                            "Describe the expected output in a top-level `response_format` argument of \
+                             `interactions.create`"
+                        }
+                    };
+                    cx.report(match &rewrite {
+                        Ok(edits) => diagnostic.with_fix(Fix::new(
+                            Applicability::Unsafe,
+                            "Rewrite as `interactions.create(...)` with a top-level `response_format`",
+                            edits.clone(),
+                        )),
+                        Err(why) => diagnostic
+                            .with_suggestion(format!("{advice} (not rewritten automatically: {why})")),
+                    });
                 } else if key == "response_format" {
                     let message =
                         "`response_format` is nested in the config; it is a top-level request field";

@@ -28,6 +28,7 @@ mod mig009_deprecated_model_id;
 mod mig010_newest_generation_fields;
 mod mig011_client_package;
 pub mod request;
+mod structured_output;
 
 use crate::registry::Rule;
 

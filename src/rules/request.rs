@@ -334,8 +334,28 @@ fn place_entries(
     let mut arguments: Vec<String> = Vec::new();
     let mut generation_at: Option<usize> = None;
     let mut unplaced: Vec<String> = Vec::new();
+    // A mime type with its schema become one top-level `response_format` (MIG004); a lone
+    // `text/plain` is the default answer and goes.
+    let structured = super::structured_output::response_format(map, text, dialect);
+    let mut structured_reason: Option<String> = None;
+    let plain_text_only = map.entries.iter().all(|e| {
+        let key = snake_case(&e.key);
+        !super::structured_output::STRUCTURED_OUTPUT_KEYS.contains(&key.as_str())
+            || key == "response_mime_type" && matches!(&e.value.kind, ValueKind::Str(m) if m == "text/plain")
+    });
     for entry in &map.entries {
         let key = snake_case(&entry.key);
+        if super::structured_output::STRUCTURED_OUTPUT_KEYS.contains(&key.as_str()) {
+            match &structured {
+                _ if plain_text_only => {}
+                Some(Ok((format, entries))) if std::ptr::eq(entries[0], entry) => {
+                    arguments.push(dialect.argument("response_format", format));
+                }
+                Some(Err(why)) if structured_reason.is_none() => structured_reason = Some(why.clone()),
+                _ => {}
+            }
+            continue;
+        }
         if key == "tools"
             && dialect == Dialect::Python
             && let Some(name) = callable_tool(&entry.value, text)
@@ -394,13 +414,23 @@ fn place_entries(
             _ => unplaced.push(entry.key.clone()),
         }
     }
+    let structured_reason =
+        structured_reason.map(|why| format!("structured output is not carried over: {why}"));
     if !unplaced.is_empty() {
         let names: Vec<String> = unplaced.iter().map(|n| format!("`{n}`")).collect();
-        return Err(format!(
+        let mut why = format!(
             "the config's {} {} no place in an interactions request",
             names.join(", "),
             if names.len() == 1 { "has" } else { "have" }
-        ));
+        );
+        if let Some(structured) = structured_reason {
+            why.push_str("; ");
+            why.push_str(&structured);
+        }
+        return Err(why);
+    }
+    if let Some(structured) = structured_reason {
+        return Err(structured);
     }
     if let Some(at) = generation_at {
         arguments.insert(

@@ -1,0 +1,150 @@
+//! Structured output: a config's `response_mime_type` and schema as one interactions
+//! `response_format` (`{"type": "text", "mime_type": ..., "schema": <JSON Schema>}`), the shape
+//! of the service's public interactions reference (the source document does not show it).
+
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+use crate::api::{Entry, MapValue, Value, ValueKind};
+use crate::request_fields::snake_case;
+
+use super::request::Dialect;
+
+/// Config keys that request structured output the predecessor way.
+pub const STRUCTURED_OUTPUT_KEYS: &[&str] =
+    &["response_mime_type", "response_schema", "response_json_schema"];
+
+/// A config's structured-output request as the `response_format` value it becomes, with the
+/// entries it replaces; `None` when the config has none, `Err` with why it cannot be written.
+pub fn response_format<'m>(
+    map: &'m MapValue,
+    text: &str,
+    dialect: Dialect,
+) -> Option<Result<(String, Vec<&'m Entry>), String>> {
+    let find = |names: &[&str]| -> Vec<&Entry> {
+        map.entries
+            .iter()
+            .filter(|e| names.contains(&snake_case(&e.key).as_str()))
+            .collect()
+    };
+    let mimes = find(&["response_mime_type"]);
+    let schemas = find(&["response_schema", "response_json_schema"]);
+    if mimes.is_empty() && schemas.is_empty() {
+        return None;
+    }
+    let result = (|| {
+        let [mime] = mimes.as_slice() else {
+            return Err("a schema needs the JSON mime type (`application/json`) beside it".to_string());
+        };
+        if !matches!(&mime.value.kind, ValueKind::Str(m) if m == "application/json") {
+            return Err("only a JSON answer (`application/json`) has a schema to carry over".into());
+        }
+        let mut format = vec![
+            ("type".to_string(), dialect.string("text")),
+            ("mime_type".to_string(), dialect.string("application/json")),
+        ];
+        let mut replaced = vec![*mime];
+        match schemas.as_slice() {
+            // JSON mode without a schema.
+            [] => {}
+            [schema] => {
+                format.push(("schema".to_string(), json_schema(&schema.value, text, dialect)?));
+                replaced.push(*schema);
+            }
+            _ => return Err("the config holds more than one schema".into()),
+        }
+        replaced.sort_by_key(|e| e.range.start);
+        Ok((dialect.map(&format), replaced))
+    })();
+    Some(result)
+}
+
+/// OpenAPI-style type names (`"type": "OBJECT"`, `type="STRING"`) and the client's type enum
+/// members (`types.Type.STRING`, `Type.OBJECT`) as JSON Schema's lower-case names.
+static TYPE_NAME: LazyLock<Option<Regex>> =
+    LazyLock::new(|| Regex::new(r#"(["']?type["']?\s*[:=]\s*)["']([A-Z][A-Z_]*)["']"#).ok());
+static TYPE_ENUM: LazyLock<Option<Regex>> =
+    LazyLock::new(|| Regex::new(r"\b(?:[A-Za-z_][\w]*\.)*(?:Type|SchemaType)\.([A-Z][A-Z_]*)\b").ok());
+
+/// The schema as JSON Schema, written in the request's language: a literal (its type names
+/// lower-cased), a pydantic model's `model_json_schema()` (`list[M]` as an array of them), or a
+/// name bound to a JSON Schema literal; otherwise why not.
+fn json_schema(value: &Value, text: &str, dialect: Dialect) -> Result<String, String> {
+    let written = text.get(value.range.clone()).unwrap_or_default().trim();
+    let (Some(type_name), Some(type_enum)) = (TYPE_NAME.as_ref(), TYPE_ENUM.as_ref()) else {
+        return Err("internal pattern unavailable".into());
+    };
+    let lower = |s: &str| -> String {
+        let s = type_name.replace_all(s, |c: &regex::Captures| {
+            format!("{}\"{}\"", &c[1], c[2].to_lowercase())
+        });
+        type_enum
+            .replace_all(&s, |c: &regex::Captures| format!("\"{}\"", c[1].to_lowercase()))
+            .into_owned()
+    };
+    match &value.kind {
+        ValueKind::Map(map) if map.wrapper.is_some() => {
+            Err("the schema is a typed `Schema(...)`; write it as a JSON Schema literal first".into())
+        }
+        ValueKind::Map(map) if map.complete => Ok(lower(written)),
+        ValueKind::Name(name) => match name.value.as_ref().map(|v| &v.kind) {
+            Some(ValueKind::Map(map)) if map.wrapper.is_none() => {
+                let bound = name
+                    .value
+                    .as_ref()
+                    .and_then(|v| text.get(v.range.clone()))
+                    .unwrap_or_default();
+                if lower(bound) == bound {
+                    Ok(written.to_string())
+                } else {
+                    Err(format!(
+                        "`{written}` holds OpenAPI-style type names; convert it to JSON Schema"
+                    ))
+                }
+            }
+            None if dialect == Dialect::Python && is_class_name(written) => {
+                Ok(format!("{written}.model_json_schema()"))
+            }
+            _ => Err(format!("what `{written}` holds is not known")),
+        },
+        _ if dialect == Dialect::Python => match list_of_model(written) {
+            Some(item) => {
+                let items = match python_type(item) {
+                    Some(json_type) => format!("{{\"type\": \"{json_type}\"}}"),
+                    None => format!("{item}.model_json_schema()"),
+                };
+                Ok(format!("{{\"type\": \"array\", \"items\": {items}}}"))
+            }
+            None => Err(format!("`{written}` is not a schema interlint can convert")),
+        },
+        _ => Err(format!("`{written}` is not a schema interlint can convert")),
+    }
+}
+
+/// A class name as written (`Recipe`): a pydantic model, most likely, in a `response_schema`.
+fn is_class_name(written: &str) -> bool {
+    written.starts_with(|c: char| c.is_ascii_uppercase())
+        && written.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
+/// `list[Recipe]` / `List[Recipe]` / `typing.List[Recipe]` / `list[str]`: the item type.
+fn list_of_model(written: &str) -> Option<&str> {
+    let inner = ["list[", "List[", "typing.List["]
+        .iter()
+        .find_map(|p| written.strip_prefix(p))?
+        .strip_suffix(']')?
+        .trim();
+    (is_class_name(inner) || python_type(inner).is_some()).then_some(inner)
+}
+
+/// JSON Schema's name of a Python builtin type.
+fn python_type(name: &str) -> Option<&'static str> {
+    match name {
+        "str" => Some("string"),
+        "int" => Some("integer"),
+        "float" => Some("number"),
+        "bool" => Some("boolean"),
+        _ => None,
+    }
+}
