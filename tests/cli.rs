@@ -398,13 +398,15 @@ fn rules_explain_and_completions() {
     let dir = tree(&[]);
     let o = interlint(dir.path(), &["rules"]);
     assert_eq!(o.status.code(), Some(0));
-    for code in ["MIG009", "MAN001", "MAN007", "MCP001", "MCP007"] {
+    for code in ["MIG009", "MIG012", "MAN001", "MAN007", "MCP001", "MCP007"] {
         assert!(stdout(&o).contains(code), "{code}");
     }
     let o = interlint(dir.path(), &["explain", "MCP004"]);
     assert!(stdout(&o).starts_with("# MCP004 stdout-in-stdio-server"));
     let o = interlint(dir.path(), &["explain", "MIG009"]);
     assert!(stdout(&o).starts_with("# MIG009 deprecated-model-id"));
+    let o = interlint(dir.path(), &["explain", "MIG012"]);
+    assert!(stdout(&o).starts_with("# MIG012 grounding-metadata"));
     let o = interlint(dir.path(), &["explain", "NOPE1"]);
     assert_eq!(o.status.code(), Some(2));
     let o = interlint(dir.path(), &["completions", "bash"]);

@@ -27,6 +27,7 @@ mod mig008_typed_wrapper;
 mod mig009_deprecated_model_id;
 mod mig010_newest_generation_fields;
 mod mig011_client_package;
+mod mig012_grounding_metadata;
 pub mod request;
 mod structured_output;
 
@@ -57,6 +58,7 @@ pub use mig008_typed_wrapper::TypedWrapper;
 pub use mig009_deprecated_model_id::DeprecatedModelId;
 pub use mig010_newest_generation_fields::NewestGenerationFields;
 pub use mig011_client_package::ClientPackage;
+pub use mig012_grounding_metadata::GroundingMetadata;
 
 /// Every rule: the MIG family, then MAN, then MCP, each in code order.
 pub static ALL: &[&dyn Rule] = &[
@@ -71,6 +73,7 @@ pub static ALL: &[&dyn Rule] = &[
     &DeprecatedModelId,
     &NewestGenerationFields,
     &ClientPackage,
+    &GroundingMetadata,
     &ManifestInvalidJson,
     &ManifestMissingField,
     &ManifestWrongType,

@@ -46,6 +46,9 @@ enum Class {
     LegacyModel(ModelRef),
     Parts,
     Part,
+    /// `R.candidates` of a response, interaction or stream chunk (by its origin), and one of them.
+    Candidates(Origin),
+    Candidate(Origin),
     Unknown,
 }
 
@@ -163,6 +166,11 @@ impl<'t> Analyzer<'_, 't> {
                     return Class::Parts;
                 }
                 let class = self.classify(object, scope, depth + 1);
+                if name == "candidates"
+                    && let Some(origin) = response_origin(&class)
+                {
+                    return Class::Candidates(origin);
+                }
                 match (&class, name) {
                     (Class::Models, "generateContent" | "generateContentStream") => {
                         let kind = if name == "generateContent" {
@@ -194,6 +202,7 @@ impl<'t> Analyzer<'_, 't> {
                 let object = node.child_by_field_name("object");
                 match object.map(|o| self.classify(o, scope, depth + 1)) {
                     Some(Class::Parts) => Class::Part,
+                    Some(Class::Candidates(origin)) => Class::Candidate(origin),
                     _ => Class::Unknown,
                 }
             }
@@ -273,6 +282,7 @@ impl<'t> Analyzer<'_, 't> {
                 Class::Stream => Class::StreamChunk,
                 Class::LegacyStream => Class::LegacyChunk,
                 Class::Parts => Class::Part,
+                Class::Candidates(origin) => Class::Candidate(origin),
                 _ => Class::Unknown,
             },
             BindingKind::Import { source, name } => match string_value(source, self.text) {
@@ -925,14 +935,32 @@ impl<'t> Analyzer<'_, 't> {
                     detached: false,
                 })
             }
-            "candidates" => {
-                let class = self.classify(object, scope, 0);
-                let origin = match class {
-                    Class::Response | Class::LegacyResponse => Origin::Response,
-                    Class::StreamChunk | Class::LegacyChunk => Origin::StreamChunk,
-                    Class::Interaction => Origin::Interaction,
-                    _ => return None,
+            "groundingMetadata" if call.is_none() => {
+                // `R.candidates[i].groundingMetadata` is the candidates chain's read.
+                let subscript = unwrap(object);
+                let chain = subscript.kind() == "subscript_expression"
+                    && subscript
+                        .child_by_field_name("object")
+                        .map(unwrap)
+                        .filter(|o| o.kind() == "member_expression")
+                        .and_then(|o| o.child_by_field_name("property"))
+                        .is_some_and(|p| self.src(p) == "candidates");
+                let origin = match self.classify(object, scope, 0) {
+                    _ if chain => return None,
+                    Class::Candidate(origin) => origin,
+                    class => response_origin(&class)?,
                 };
+                Some(Read {
+                    kind: ReadKind::Grounding,
+                    range: node.byte_range(),
+                    receiver,
+                    origin,
+                    all_interactions: false,
+                    detached: false,
+                })
+            }
+            "candidates" => {
+                let origin = response_origin(&self.classify(object, scope, 0))?;
                 let (kind, range) = self.candidates_chain(node)?;
                 Some(Read {
                     kind,
@@ -1045,6 +1073,16 @@ fn member_of(class: Class, name: &str) -> Class {
         (Class::LegacyResult | Class::LegacyStreamResult, "response") => Class::LegacyResponse,
         (Class::LegacyStreamResult, "stream") => Class::LegacyStream,
         _ => Class::Unknown,
+    }
+}
+
+/// What a response-like value is, as the origin of what is read from it.
+fn response_origin(class: &Class) -> Option<Origin> {
+    match class {
+        Class::Response | Class::LegacyResponse => Some(Origin::Response),
+        Class::StreamChunk | Class::LegacyChunk => Some(Origin::StreamChunk),
+        Class::Interaction => Some(Origin::Interaction),
+        _ => None,
     }
 }
 

@@ -31,6 +31,9 @@ pub enum Class {
     Method(CallKind, Range<usize>),
     Parts,
     Part,
+    /// `R.candidates` of a response, interaction or stream chunk (by its origin), and one of them.
+    Candidates(Origin),
+    Candidate(Origin),
     /// A function; its parameters in order, each with whether its value goes into a request.
     Function(Vec<(String, bool)>),
     Unknown,
@@ -145,6 +148,13 @@ impl<'t> Analyzer<'_, 't> {
             "string" => string_value(node, self.text).map_or(Class::Unknown, Class::Str),
             "identifier" => self.classify_name(node, scope, depth),
             "attribute" => self.classify_attribute(node, scope, depth),
+            "subscript" => match node
+                .child_by_field_name("value")
+                .map(|v| self.classify(v, scope, depth + 1))
+            {
+                Some(Class::Candidates(origin)) => Class::Candidate(origin),
+                _ => Class::Unknown,
+            },
             "call" => match self.call_kind(node, scope, depth) {
                 Some((kind, ..)) => match kind {
                     CallKind::Create | CallKind::LegacyCreate { stream: false } | CallKind::SendMessage => {
@@ -175,6 +185,7 @@ impl<'t> Analyzer<'_, 't> {
                 BindingKind::For { iter } => match self.classify(iter, binding.scope, depth + 1) {
                     Class::Stream => Class::StreamChunk,
                     Class::Parts => Class::Part,
+                    Class::Candidates(origin) => Class::Candidate(origin),
                     _ => Class::Unknown,
                 },
                 BindingKind::Import { module, path } => self.import_class(module, path),
@@ -223,6 +234,11 @@ impl<'t> Analyzer<'_, 't> {
         }
         if attr_name == "parts" && self.candidates_root(node, scope, depth).is_some() {
             return Class::Parts;
+        }
+        if attr_name == "candidates"
+            && let Some(origin) = response_origin(&self.classify(object, scope, depth + 1))
+        {
+            return Class::Candidates(origin);
         }
         if self.src(object) == "self" {
             let values = self
@@ -997,6 +1013,28 @@ impl<'t> Analyzer<'_, 't> {
                 }
                 (ReadKind::PartFunctionCall, node.byte_range())
             }
+            "grounding_metadata" => {
+                // `R.candidates[i].grounding_metadata` is the candidates chain's read.
+                let chain = object.kind() == "subscript"
+                    && object
+                        .child_by_field_name("value")
+                        .filter(|v| v.kind() == "attribute")
+                        .and_then(|v| v.child_by_field_name("attribute"))
+                        .is_some_and(|a| self.src(a) == "candidates");
+                let origin = match self.classify(object, scope, 0) {
+                    _ if chain => return None,
+                    Class::Candidate(origin) => origin,
+                    class => response_origin(&class)?,
+                };
+                return Some(Read {
+                    kind: ReadKind::Grounding,
+                    range: node.byte_range(),
+                    receiver: object.byte_range(),
+                    origin,
+                    all_interactions: false,
+                    detached: false,
+                });
+            }
             "candidates" => {
                 let origin = origin_of(self.classify(object, scope, 0))?;
                 let (kind, range) = self.candidates_chain(node)?;
@@ -1185,6 +1223,16 @@ pub(super) fn keyword_in<'t>(arguments: Node<'t>, name: &str, text: &str) -> Opt
 }
 
 /// A dotted path names a client package when one of its parts is `genai` or `generativeai`.
+/// What a response-like value is, as the origin of what is read from it.
+fn response_origin(class: &Class) -> Option<Origin> {
+    match class {
+        Class::Response => Some(Origin::Response),
+        Class::Interaction => Some(Origin::Interaction),
+        Class::StreamChunk => Some(Origin::StreamChunk),
+        _ => None,
+    }
+}
+
 fn is_client_path(path: &str) -> bool {
     path.split('.').any(|p| p == "genai" || p == "generativeai")
 }
