@@ -1,6 +1,8 @@
 //! The request-field table (`rules/request_fields.toml`): where each field of a predecessor
 //! request's config goes in an interactions request, and the thinking-budget mapping.
 
+use std::collections::BTreeMap;
+
 use serde::Deserialize;
 
 pub const BUILTIN_REQUEST_FIELDS: &str = include_str!("../rules/request_fields.toml");
@@ -10,21 +12,55 @@ pub const BUILTIN_REQUEST_FIELDS: &str = include_str!("../rules/request_fields.t
 pub enum Place {
     GenerationConfig,
     TopLevel,
+    /// A config object whose entries are placed one by one (`thinking_config`).
+    Nested,
     Thinking,
     None,
 }
 
 #[derive(Clone, Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
 pub struct RequestField {
     pub name: String,
     pub place: Place,
+    /// The config object the field sits in (`thinking_config`); `None`: the config itself.
+    #[serde(default)]
+    pub within: Option<String>,
+    /// Its name in an interactions request, when it differs (`include_thoughts` →
+    /// `thinking_summaries`).
+    #[serde(default)]
+    pub rename: Option<String>,
+    /// A literal value → the value in an interactions request (`ANY` → `any`).
+    #[serde(default)]
+    pub values: Option<BTreeMap<String, String>>,
+    /// The interactions endpoint takes a plain string.
+    #[serde(default)]
+    pub string: bool,
+    /// The value's own keys are written in snake_case too.
+    #[serde(default)]
+    pub snake_keys: bool,
     #[serde(default)]
     pub sampling: bool,
     #[serde(default = "yes")]
     pub safe: bool,
     #[serde(default)]
     pub note: Option<String>,
+}
+
+impl RequestField {
+    /// The name the field has in an interactions request.
+    pub fn target(&self) -> &str {
+        self.rename.as_deref().unwrap_or(&self.name)
+    }
+
+    /// The interactions value for a literal written in the old request (either case).
+    pub fn mapped_value(&self, literal: &str) -> Option<&str> {
+        self.values
+            .as_ref()?
+            .iter()
+            .find(|(old, _)| old.eq_ignore_ascii_case(literal))
+            .map(|(_, new)| new.as_str())
+    }
 }
 
 fn yes() -> bool {
@@ -59,20 +95,42 @@ impl RequestFields {
             .map_err(|e| anyhow::anyhow!("the built-in table rules/request_fields.toml is invalid: {e}"))
     }
 
-    /// Adds a team's entries; an entry for a known field replaces the built-in one.
+    /// Adds a team's entries; an entry for a known field (same name, same `within`) replaces
+    /// the built-in one.
     pub fn extend(&mut self, extra: Vec<RequestField>) {
         for field in extra {
-            match self.request_field.iter_mut().find(|f| f.name == field.name) {
+            match self
+                .request_field
+                .iter_mut()
+                .find(|f| f.name == field.name && f.within == field.within)
+            {
                 Some(existing) => *existing = field,
                 None => self.request_field.push(field),
             }
         }
     }
 
-    /// The entry for a field written in snake_case or camelCase.
+    /// The entry for a field of the config itself, written in snake_case or camelCase.
     pub fn get(&self, written: &str) -> Option<&RequestField> {
+        self.get_within(None, written)
+    }
+
+    /// The entry for a field of the config object `within` (`None`: the config itself).
+    pub fn get_within(&self, within: Option<&str>, written: &str) -> Option<&RequestField> {
         let snake = snake_case(written);
-        self.request_field.iter().find(|f| f.name == snake)
+        self.request_field
+            .iter()
+            .find(|f| f.name == snake && f.within.as_deref() == within)
+    }
+
+    /// Whether `snake` names a field of an interactions request or of its `generation_config`
+    /// (the targets of the table, and `generation_config` itself).
+    pub fn is_interactions_name(&self, snake: &str) -> bool {
+        snake == "generation_config"
+            || self
+                .request_field
+                .iter()
+                .any(|f| matches!(f.place, Place::GenerationConfig | Place::TopLevel) && f.target() == snake)
     }
 
     /// Whether the newest generation rejects the field (`temperature`, `topP`, ...).
@@ -149,6 +207,14 @@ mod tests {
             ["minimal", "low", "low", "medium", "medium", "high", "high"]
         );
         assert_eq!(camel_case("max_output_tokens"), "maxOutputTokens");
+        let mode = fields
+            .get_within(Some("function_calling_config"), "mode")
+            .expect("mode");
+        assert_eq!(mode.target(), "tool_choice");
+        assert_eq!(mode.mapped_value("any"), Some("any"));
+        assert_eq!(mode.mapped_value("ANY"), Some("any"));
+        assert!(fields.get("mode").is_none());
+        assert!(fields.is_interactions_name("thinking_summaries"));
         assert_eq!(snake_case("maxOutputTokens"), "max_output_tokens");
     }
 }

@@ -1,9 +1,10 @@
 //! MIG001 create-content-call: a call of the predecessor create-content API.
 
-use crate::api::CallKind;
-use crate::diagnostic::{Diagnostic, Fix, Severity};
+use crate::api::{Call, CallKind, Entry, ValueKind};
+use crate::diagnostic::{Applicability, Diagnostic, Edit, Fix, Severity};
 use crate::lang::Document;
 use crate::registry::{FixAvailability, Rule, RuleContext, RuleMeta};
+use crate::request_fields::snake_case;
 use crate::settings::Settings;
 
 use super::request::{Dialect, rewrite_to_interactions};
@@ -26,7 +27,11 @@ impl Rule for CreateContentCall {
     }
 
     fn triggers(&self, _settings: &Settings) -> Vec<String> {
-        vec!["generate_content".into(), "generateContent".into()]
+        vec![
+            "generate_content".into(),
+            "generateContent".into(),
+            "interactions".into(),
+        ]
     }
 
     fn check(&self, doc: &Document, cx: &mut RuleContext) {
@@ -47,7 +52,7 @@ impl Rule for CreateContentCall {
                     let diagnostic = Diagnostic::new(&META, Severity::Error, message, call.callee.clone());
                     cx.report(match rewrite_to_interactions(call, doc, cx.settings, false) {
                         Ok(edits) => diagnostic.with_fix(Fix::new(
-                            crate::diagnostic::Applicability::Unsafe,
+                            Applicability::Unsafe,
                             "Rewrite as `interactions.create(...)`",
                             edits,
                         )),
@@ -73,8 +78,53 @@ impl Rule for CreateContentCall {
                             )),
                     );
                 }
+                CallKind::Interactions if dialect == Dialect::JavaScript => {
+                    camel_case_fields(call, cx);
+                }
                 _ => {}
             }
         }
+    }
+}
+
+/// An interactions request written in JavaScript with the old camelCase names
+/// (`generationConfig: { maxOutputTokens }`): the interactions types are snake_case, so each
+/// such key is a finding with an unsafe fix to its snake_case name.
+fn camel_case_fields(call: &Call, cx: &mut RuleContext) {
+    let fields = &cx.settings.fields;
+    let mut keys: Vec<&Entry> = call.args.iter().collect();
+    for entry in &call.args {
+        if snake_case(&entry.key) == "generation_config"
+            && let ValueKind::Map(map) = &entry.value.kind
+        {
+            keys.extend(map.entries.iter());
+        }
+    }
+    let mut found = Vec::new();
+    for entry in keys {
+        let snake = snake_case(&entry.key);
+        if snake == entry.key || !fields.is_interactions_name(&snake) {
+            continue;
+        }
+        let message = format!(
+            "`{}` in an interactions request: the interactions endpoint's names are snake_case (`{snake}`)",
+            entry.key
+        );
+        // `{ generationConfig }` names a variable too: keep it as the value.
+        let edit = if entry.key_range == entry.value.range {
+            Edit::replace(entry.range.clone(), format!("{snake}: {}", entry.key))
+        } else {
+            Edit::replace(entry.key_range.clone(), snake.clone())
+        };
+        found.push(
+            Diagnostic::new(&META, Severity::Error, message, entry.key_range.clone()).with_fix(Fix::new(
+                Applicability::Unsafe,
+                format!("Rename to `{snake}`"),
+                vec![edit],
+            )),
+        );
+    }
+    for diagnostic in found {
+        cx.report(diagnostic);
     }
 }

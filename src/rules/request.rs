@@ -2,10 +2,11 @@
 //! generation, how a predecessor call is rewritten as an interactions call, and how entries are
 //! written in the document's language.
 
-use crate::api::{Call, CallKind, Entry, Facts, MapValue, ModelRef, ValueKind};
+use super::structured_output::STRUCTURED_OUTPUT_KEYS;
+use crate::api::{Call, CallKind, Entry, Facts, MapValue, ModelRef, Value, ValueKind};
 use crate::diagnostic::Edit;
 use crate::lang::{Document, Surface};
-use crate::request_fields::{Place, snake_case};
+use crate::request_fields::{Place, RequestField, snake_case};
 use crate::settings::Settings;
 
 /// How a language writes the pieces of a request.
@@ -224,10 +225,16 @@ pub fn rewrite_to_interactions(
         }
         let placed = place_entries(map, call, text, settings, dialect)?;
         let separator = call.argument_separator();
-        if placed.is_empty() {
+        if placed.arguments.is_empty() {
             edits.push(Edit::replace(config.removal.clone(), ""));
         } else {
-            edits.push(Edit::replace(config.range.clone(), placed.join(&separator)));
+            edits.push(Edit::replace(
+                config.range.clone(),
+                placed.arguments.join(&separator),
+            ));
+        }
+        for statement in placed.inlined {
+            edits.push(Edit::replace(crate::api::line_removal(text, statement), ""));
         }
         if let Some(statement) = inline_statement {
             edits.push(Edit::replace(crate::api::line_removal(text, statement), ""));
@@ -270,7 +277,8 @@ pub fn rewrite_rest_body(
                 let Some(map) = entry.value.as_map().filter(|m| m.complete) else {
                     return Err(format!("`{}` is not an object interlint can read", entry.key));
                 };
-                let placed = place_entries(map, call, text, settings, dialect)?;
+                // A body has no bindings: nothing is inlined.
+                let placed = place_entries(map, call, text, settings, dialect)?.arguments;
                 edits.push(if placed.is_empty() {
                     Edit::replace(entry.removal.clone(), "")
                 } else {
@@ -278,10 +286,20 @@ pub fn rewrite_rest_body(
                 });
             }
             "model" | "input" | "stream" => {}
-            key => match settings.fields.get(key).map(|f| f.place) {
-                Some(Place::TopLevel) => {
-                    if key != entry.key {
-                        edits.push(Edit::replace(entry.key_range.clone(), dialect.key(key)));
+            key => match settings.fields.get(key) {
+                Some(field) if field.place == Place::TopLevel => {
+                    let written = text.get(entry.value.range.clone()).unwrap_or_default();
+                    let value = field_value(field, &entry.value, &entry.key, text, dialect)?;
+                    if value != written {
+                        edits.push(Edit::replace(
+                            entry.range.clone(),
+                            dialect.argument(field.target(), &value),
+                        ));
+                    } else if field.target() != entry.key {
+                        edits.push(Edit::replace(
+                            entry.key_range.clone(),
+                            dialect.key(field.target()),
+                        ));
                     }
                 }
                 _ => unplaced.push(format!("`{}`", entry.key)),
@@ -328,117 +346,359 @@ fn place_entries(
     text: &str,
     settings: &Settings,
     dialect: Dialect,
-) -> Result<Vec<String>, String> {
-    let newest = is_newest(call, settings);
-    let mut generation: Vec<(String, String)> = Vec::new();
-    let mut arguments: Vec<String> = Vec::new();
-    let mut generation_at: Option<usize> = None;
-    let mut unplaced: Vec<String> = Vec::new();
+) -> Result<Placed, String> {
+    let mut placer = Placer {
+        text,
+        settings,
+        dialect,
+        newest: is_newest(call, settings),
+        generation: Vec::new(),
+        arguments: Vec::new(),
+        generation_at: None,
+        unplaced: Vec::new(),
+        notes: Vec::new(),
+        problems: Vec::new(),
+        inlined: Vec::new(),
+    };
+    placer.place_map(map, None)?;
     // A mime type with its schema become one top-level `response_format` (MIG004); a lone
     // `text/plain` is the default answer and goes.
-    let structured = super::structured_output::response_format(map, text, dialect);
-    let mut structured_reason: Option<String> = None;
     let plain_text_only = map.entries.iter().all(|e| {
         let key = snake_case(&e.key);
-        !super::structured_output::STRUCTURED_OUTPUT_KEYS.contains(&key.as_str())
+        !STRUCTURED_OUTPUT_KEYS.contains(&key.as_str())
             || key == "response_mime_type" && matches!(&e.value.kind, ValueKind::Str(m) if m == "text/plain")
     });
-    for entry in &map.entries {
-        let key = snake_case(&entry.key);
-        if super::structured_output::STRUCTURED_OUTPUT_KEYS.contains(&key.as_str()) {
-            match &structured {
-                _ if plain_text_only => {}
-                Some(Ok((format, entries))) if std::ptr::eq(entries[0], entry) => {
-                    arguments.push(dialect.argument("response_format", format));
-                }
-                Some(Err(why)) if structured_reason.is_none() => structured_reason = Some(why.clone()),
-                _ => {}
-            }
-            continue;
+    match super::structured_output::response_format(map, text, dialect) {
+        _ if plain_text_only => {}
+        Some(Ok((format, _))) => placer.put(Place::TopLevel, "response_format", format, "response_format"),
+        Some(Err(why)) => placer
+            .problems
+            .push(format!("structured output is not carried over: {why}")),
+        None => {}
+    }
+    placer.finish()
+}
+
+/// A config's entries as an interactions request's arguments.
+struct Placed {
+    arguments: Vec<String>,
+    /// Statements binding names whose values were written into the arguments.
+    inlined: Vec<std::ops::Range<usize>>,
+}
+
+/// Places a config's entries one by one: the generation settings gathered into one
+/// `generation_config`, the direct fields as arguments, the entries with no place noted.
+struct Placer<'a> {
+    text: &'a str,
+    settings: &'a Settings,
+    dialect: Dialect,
+    newest: bool,
+    generation: Vec<(String, String)>,
+    arguments: Vec<(String, String)>,
+    /// Where `generation_config` goes among the arguments: where its first entry was.
+    generation_at: Option<usize>,
+    unplaced: Vec<String>,
+    notes: Vec<String>,
+    /// Entries that have a place but a value that cannot be carried there.
+    problems: Vec<String>,
+    /// Bindings of names whose value was written into the request instead.
+    inlined: Vec<std::ops::Range<usize>>,
+}
+
+impl Placer<'_> {
+    fn place_map(&mut self, map: &MapValue, within: Option<&str>) -> Result<(), String> {
+        for entry in &map.entries {
+            self.place(entry, within)?;
         }
-        if key == "tools"
-            && dialect == Dialect::Python
-            && let Some(name) = callable_tool(&entry.value, text)
+        Ok(())
+    }
+
+    fn place(&mut self, entry: &Entry, within: Option<&str>) -> Result<(), String> {
+        let key = snake_case(&entry.key);
+        // Structured output is placed as a whole, after the other entries.
+        if within.is_none() && STRUCTURED_OUTPUT_KEYS.contains(&key.as_str()) {
+            return Ok(());
+        }
+        let shown = match within {
+            Some(outer) => format!("{outer}.{}", entry.key),
+            None => entry.key.clone(),
+        };
+        if within.is_none()
+            && key == "tools"
+            && self.dialect == Dialect::Python
+            && let Some(name) = callable_tool(&entry.value, self.text)
         {
             return Err(format!(
                 "`tools` holds `{name}`, which may be a Python function the old client called by itself \
                  (automatic function calling); the interactions endpoint returns a function-call step instead"
             ));
         }
-        let value = text
-            .get(entry.value.range.clone())
-            .unwrap_or_default()
-            .to_string();
-        let place = settings.fields.get(&key).map(|f| (f.place, f.sampling));
-        let mut put = |place: Place, name: String, value: String| match place {
-            Place::GenerationConfig => {
-                generation_at.get_or_insert(arguments.len());
-                generation.push((name, value));
-            }
-            _ => arguments.push(dialect.argument(&name, &value)),
+        let settings = self.settings;
+        let Some(field) = settings.fields.get_within(within, &key) else {
+            self.unplaced.push(shown);
+            return Ok(());
         };
-        match place {
-            Some((Place::None, true)) if newest => {}
-            Some((Place::GenerationConfig | Place::TopLevel, _)) => {
-                let place = place.map_or(Place::None, |p| p.0);
-                put(place, key, value);
-            }
-            Some((Place::Thinking, _)) => {
-                let level = match &entry.value.kind {
-                    ValueKind::Map(inner) if inner.complete && inner.entries.len() == 1 => {
-                        let only = &inner.entries[0];
-                        match (snake_case(&only.key).as_str(), &only.value.kind) {
-                            ("thinking_budget", ValueKind::Int(n)) => {
-                                Some(dialect.string(settings.fields.thinking_level(*n)))
-                            }
-                            ("thinking_level", _) => text.get(only.value.range.clone()).map(str::to_string),
-                            _ => None,
-                        }
-                    }
-                    _ => None,
-                };
-                match level {
-                    Some(level) => put(
-                        settings.fields.thinking_level_place(),
-                        "thinking_level".into(),
-                        level,
-                    ),
-                    None => {
-                        return Err(format!(
-                            "`{}` is not a single thinking budget written as a number",
-                            entry.key
-                        ));
-                    }
+        match field.place {
+            Place::None if field.sampling && self.newest => {}
+            Place::None => {
+                self.unplaced.push(shown);
+                if let Some(note) = &field.note
+                    && !self.notes.contains(note)
+                {
+                    self.notes.push(note.clone());
                 }
             }
-            _ => unplaced.push(entry.key.clone()),
+            Place::GenerationConfig | Place::TopLevel => {
+                match field_value(field, &entry.value, &shown, self.text, self.dialect) {
+                    Ok(value) => self.put(field.place, field.target(), value, &shown),
+                    Err(problem) => self.problems.push(problem),
+                }
+            }
+            Place::Nested => match &entry.value.kind {
+                ValueKind::Map(inner) if inner.complete => self.place_map(inner, Some(&key))?,
+                _ => self
+                    .problems
+                    .push(format!("`{shown}` is not an object written in the request")),
+            },
+            Place::Thinking => {
+                let budget = match &entry.value.kind {
+                    ValueKind::Int(n) => Some(*n),
+                    ValueKind::Name(name) => match name.value.as_ref().map(|v| &v.kind) {
+                        Some(ValueKind::Int(n)) => {
+                            // Bound for this request alone: the binding goes with it.
+                            if name.single_use
+                                && let Some(statement) = &name.statement
+                            {
+                                self.inlined.push(statement.clone());
+                            }
+                            Some(*n)
+                        }
+                        _ => None,
+                    },
+                    _ => None,
+                };
+                match budget {
+                    Some(budget) => {
+                        let level = self.dialect.string(settings.fields.thinking_level(budget));
+                        self.put(
+                            settings.fields.thinking_level_place(),
+                            "thinking_level",
+                            level,
+                            &shown,
+                        );
+                    }
+                    None => self.problems.push(format!(
+                        "`{shown}` is not a number written in the request or bound to one in the same scope"
+                    )),
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// One field of the interactions request; a field set twice (`thinking_level` and a budget)
+    /// is not guessed between.
+    fn put(&mut self, place: Place, name: &str, value: String, shown: &str) {
+        let taken = match place {
+            Place::GenerationConfig => &self.generation,
+            _ => &self.arguments,
+        };
+        if taken.iter().any(|(n, _)| n == name) {
+            self.problems
+                .push(format!("`{shown}` sets `{name}`, which another entry sets too"));
+            return;
+        }
+        match place {
+            Place::GenerationConfig => {
+                self.generation_at.get_or_insert(self.arguments.len());
+                self.generation.push((name.to_string(), value));
+            }
+            _ => self.arguments.push((name.to_string(), value)),
         }
     }
-    let structured_reason =
-        structured_reason.map(|why| format!("structured output is not carried over: {why}"));
-    if !unplaced.is_empty() {
-        let names: Vec<String> = unplaced.iter().map(|n| format!("`{n}`")).collect();
-        let mut why = format!(
-            "the config's {} {} no place in an interactions request",
-            names.join(", "),
-            if names.len() == 1 { "has" } else { "have" }
-        );
-        if let Some(structured) = structured_reason {
-            why.push_str("; ");
-            why.push_str(&structured);
+
+    /// The arguments, and the statements binding names that were inlined.
+    fn finish(self) -> Result<Placed, String> {
+        let mut reasons = Vec::new();
+        if !self.unplaced.is_empty() {
+            let names: Vec<String> = self.unplaced.iter().map(|n| format!("`{n}`")).collect();
+            reasons.push(format!(
+                "the config's {} {} no place in an interactions request",
+                names.join(", "),
+                if names.len() == 1 { "has" } else { "have" }
+            ));
+            reasons.extend(self.notes);
         }
-        return Err(why);
+        reasons.extend(self.problems);
+        if !reasons.is_empty() {
+            return Err(reasons.join("; "));
+        }
+        let dialect = self.dialect;
+        let mut arguments: Vec<String> = self
+            .arguments
+            .iter()
+            .map(|(name, value)| dialect.argument(name, value))
+            .collect();
+        if let Some(at) = self.generation_at {
+            arguments.insert(
+                at,
+                dialect.argument("generation_config", &dialect.map(&self.generation)),
+            );
+        }
+        Ok(Placed {
+            arguments,
+            inlined: self.inlined,
+        })
     }
-    if let Some(structured) = structured_reason {
-        return Err(structured);
+}
+
+/// A field's value as written in an interactions request: mapped by the field's `values`,
+/// unwrapped to a string, or with its own keys in snake_case, as the table says.
+fn field_value(
+    field: &RequestField,
+    value: &Value,
+    shown: &str,
+    text: &str,
+    dialect: Dialect,
+) -> Result<String, String> {
+    let raw = text.get(value.range.clone()).unwrap_or_default();
+    if field.values.is_some() {
+        return mapped_value(field, value, text, dialect).ok_or_else(|| {
+            let known: Vec<&str> = field
+                .values
+                .iter()
+                .flat_map(|v| v.keys())
+                .map(String::as_str)
+                .collect();
+            format!("`{shown}` is not a literal {}", known.join(", "))
+        });
     }
-    if let Some(at) = generation_at {
-        arguments.insert(
-            at,
-            dialect.argument("generation_config", &dialect.map(&generation)),
-        );
+    if field.string {
+        return string_value(value, text).ok_or_else(|| {
+            format!("`{shown}` is not a string (the interactions endpoint takes a plain string)")
+        });
     }
-    Ok(arguments)
+    if field.snake_keys && dialect != Dialect::Python {
+        return Ok(snake_keys(value, text, dialect));
+    }
+    Ok(raw.to_string())
+}
+
+/// A literal (or a list of literals) mapped by the field's `values`.
+fn mapped_value(field: &RequestField, value: &Value, text: &str, dialect: Dialect) -> Option<String> {
+    let one = |v: &Value| -> Option<String> {
+        let literal = match &v.kind {
+            ValueKind::Str(s) => s.clone(),
+            ValueKind::Bool(b) => b.to_string(),
+            ValueKind::Name(name) => match name.value.as_ref().map(|v| &v.kind) {
+                Some(ValueKind::Str(s)) => s.clone(),
+                _ => return None,
+            },
+            // An enum member: `types.FunctionCallingConfigMode.ANY`.
+            ValueKind::Other => {
+                let written = text.get(v.range.clone())?;
+                if !written.contains('.')
+                    || !written
+                        .chars()
+                        .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '.')
+                {
+                    return None;
+                }
+                written.rsplit('.').next()?.to_string()
+            }
+            _ => return None,
+        };
+        field.mapped_value(&literal).map(|m| dialect.string(m))
+    };
+    match &value.kind {
+        ValueKind::List(items) => {
+            let mapped: Option<Vec<String>> = items.iter().map(one).collect();
+            mapped.map(|m| format!("[{}]", m.join(", ")))
+        }
+        _ => one(value),
+    }
+}
+
+/// A value the interactions endpoint takes as a plain string: a string, a name or expression not
+/// known to hold anything else, or a content of a single text part (its text).
+fn string_value(value: &Value, text: &str) -> Option<String> {
+    let raw = text.get(value.range.clone())?;
+    match &value.kind {
+        ValueKind::Str(_) => Some(raw.to_string()),
+        ValueKind::Map(map) => single_text_part(map, text),
+        ValueKind::List(_) | ValueKind::Int(_) | ValueKind::Bool(_) => None,
+        ValueKind::Name(name) => match name.value.as_ref().map(|v| &v.kind) {
+            Some(ValueKind::Map(_) | ValueKind::List(_) | ValueKind::Int(_) | ValueKind::Bool(_)) => None,
+            _ => Some(raw.to_string()),
+        },
+        // A typed content built by a helper (`types.Part.from_text(...)`, `Content(...)`).
+        ValueKind::Other
+            if raw.contains("Content(") || raw.contains("Part(") || raw.contains("Part.from") =>
+        {
+            None
+        }
+        ValueKind::Other => Some(raw.to_string()),
+    }
+}
+
+/// The text of `{"parts": [{"text": ...}]}` (a role beside it aside), or of `{"text": ...}`.
+fn single_text_part(map: &MapValue, text: &str) -> Option<String> {
+    if !map.complete {
+        return None;
+    }
+    let keys: Vec<String> = map.entries.iter().map(|e| snake_case(&e.key)).collect();
+    match keys.iter().map(String::as_str).collect::<Vec<_>>().as_slice() {
+        ["text"] => {
+            let value = &map.entries.first()?.value;
+            string_value(value, text).filter(|_| !matches!(value.kind, ValueKind::Map(_)))
+        }
+        ["parts"] | ["parts", "role"] | ["role", "parts"] => {
+            let parts = map.entries.iter().find(|e| snake_case(&e.key) == "parts")?;
+            match &parts.value.kind {
+                ValueKind::List(items) if items.len() == 1 => match &items.first()?.kind {
+                    ValueKind::Map(part)
+                        if part.entries.len() == 1 && snake_case(&part.entries[0].key) == "text" =>
+                    {
+                        single_text_part(part, text)
+                    }
+                    _ => None,
+                },
+                _ => None,
+            }
+        }
+        _ => None,
+    }
+}
+
+/// The value's text with the keys of its object literals in snake_case (`aspectRatio` →
+/// `aspect_ratio`).
+fn snake_keys(value: &Value, text: &str, dialect: Dialect) -> String {
+    fn collect(value: &Value, dialect: Dialect, out: &mut Vec<(std::ops::Range<usize>, String)>) {
+        match &value.kind {
+            ValueKind::Map(map) => {
+                for entry in &map.entries {
+                    let snake = snake_case(&entry.key);
+                    if snake != entry.key && entry.key_range != entry.value.range {
+                        out.push((entry.key_range.clone(), dialect.key(&snake)));
+                    }
+                    collect(&entry.value, dialect, out);
+                }
+            }
+            ValueKind::List(items) => items.iter().for_each(|item| collect(item, dialect, out)),
+            _ => {}
+        }
+    }
+    let mut renames = Vec::new();
+    collect(value, dialect, &mut renames);
+    renames.sort_by_key(|(range, _)| std::cmp::Reverse(range.start));
+    let start = value.range.start;
+    let mut written = text.get(value.range.clone()).unwrap_or_default().to_string();
+    for (range, key) in renames {
+        if range.start >= start && range.end <= value.range.end {
+            written.replace_range(range.start - start..range.end - start, &key);
+        }
+    }
+    written
 }
 
 /// An item of a Python `tools` list written in the request that is not known to be a tool
