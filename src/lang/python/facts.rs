@@ -145,6 +145,21 @@ impl<'t> Analyzer<'_, 't> {
             "string" => string_value(node, self.text).map_or(Class::Unknown, Class::Str),
             "identifier" => self.classify_name(node, scope, depth),
             "attribute" => self.classify_attribute(node, scope, depth),
+            "call" if self.is_partial(node) => Class::Unknown,
+            // `loop.run_in_executor(None, lambda: request(...))` gives the lambda's result.
+            "call"
+                if self
+                    .runner_method(node)
+                    .is_some_and(|(m, _)| m.kind() == "lambda") =>
+            {
+                match self
+                    .runner_method(node)
+                    .and_then(|(lambda, _)| lambda.child_by_field_name("body"))
+                {
+                    Some(body) => self.classify(body, scope, depth + 1),
+                    None => Class::Unknown,
+                }
+            }
             "call" => match self.call_kind(node, scope, depth) {
                 Some((kind, ..)) => match kind {
                     CallKind::Create | CallKind::LegacyCreate { stream: false } | CallKind::SendMessage => {
@@ -296,6 +311,9 @@ impl<'t> Analyzer<'_, 't> {
         scope: usize,
         depth: usize,
     ) -> Option<(CallKind, Option<Range<usize>>, Option<String>)> {
+        if let Some((method, _)) = self.runner_method(call) {
+            return self.method_reference(method, scope, depth);
+        }
         let function = call.child_by_field_name("function")?;
         let has_request_keywords =
             keyword(call, "model", self.text).is_some() || keyword(call, "contents", self.text).is_some();
@@ -361,15 +379,7 @@ impl<'t> Analyzer<'_, 't> {
                     return Some((CallKind::LegacyModel, None, None));
                 }
                 match self.classify(function, scope, depth + 1) {
-                    Class::Method(kind, range) => {
-                        // Rewritten through the alias only when the alias is bound once in
-                        // this scope and this call is its only use.
-                        let local_single = matches!(
-                            self.scopes.names.resolve(name, scope, function.start_byte()),
-                            Resolution::Bound(b, 1) if b.scope == scope
-                        ) && self.scopes.names.uses_in(scope, name) == 1;
-                        Some((kind, local_single.then_some(range), Some(name.to_string())))
-                    }
+                    Class::Method(..) => self.method_reference(function, scope, depth),
                     Class::Module(path) if path.ends_with(".GenerativeModel") => {
                         Some((CallKind::LegacyModel, None, None))
                     }
@@ -380,9 +390,79 @@ impl<'t> Analyzer<'_, 't> {
         }
     }
 
+    /// The create-content method named by `node` (`client.models.generate_content`, or a name
+    /// bound to it): its kind, the text to replace when rewriting the call, and the alias.
+    fn method_reference(
+        &self,
+        node: Node<'t>,
+        scope: usize,
+        depth: usize,
+    ) -> Option<(CallKind, Option<Range<usize>>, Option<String>)> {
+        let Class::Method(kind, range) = self.classify(node, scope, depth + 1) else {
+            return None;
+        };
+        if node.kind() != "identifier" {
+            return Some((kind, Some(range), None));
+        }
+        // Rewritten through the alias only when the alias is bound once in this scope and
+        // this call is its only use.
+        let name = self.src(node);
+        let local_single = matches!(
+            self.scopes.names.resolve(name, scope, node.start_byte()),
+            Resolution::Bound(b, 1) if b.scope == scope
+        ) && self.scopes.names.uses_in(scope, name) == 1;
+        Some((kind, local_single.then_some(range), Some(name.to_string())))
+    }
+
+    /// A call running a method it is given with the arguments after it: `asyncio.to_thread(f,
+    /// ...)`, `functools.partial(f, ...)`, `loop.run_in_executor(executor, f, ...)`. The
+    /// argument naming the method, and how many arguments come before the request's own.
+    fn runner_method(&self, call: Node<'t>) -> Option<(Node<'t>, usize)> {
+        let function = call.child_by_field_name("function")?;
+        let name = match function.kind() {
+            "attribute" => self.src(function.child_by_field_name("attribute")?),
+            "identifier" => self.src(function),
+            _ => return None,
+        };
+        let at = match name {
+            "to_thread" | "partial" => 0,
+            "run_in_executor" => 1,
+            _ => return None,
+        };
+        let arguments = call
+            .child_by_field_name("arguments")
+            .filter(|a| a.kind() == "argument_list")?;
+        let elements = elements(arguments);
+        let leading = elements.get(..=at)?;
+        if leading
+            .iter()
+            .any(|e| matches!(e.kind(), "keyword_argument" | "list_splat" | "dictionary_splat"))
+        {
+            return None;
+        }
+        Some((*leading.last()?, at + 1))
+    }
+
+    /// `functools.partial(method, ...)`: the request is not made here but where the result is
+    /// called.
+    fn is_partial(&self, call: Node<'t>) -> bool {
+        call.child_by_field_name("function").is_some_and(|f| {
+            let name = match f.kind() {
+                "attribute" => f.child_by_field_name("attribute").map(|a| self.src(a)),
+                _ => Some(self.src(f)),
+            };
+            name == Some("partial")
+        })
+    }
+
     fn call(&self, node: Node<'t>, scope: usize) -> Option<Call> {
         let (kind, method, alias) = self.call_kind(node, scope, 0)?;
-        let function = node.child_by_field_name("function")?;
+        // A runner's call (`asyncio.to_thread(method, ...)`) is the method's: its callee is the
+        // method, its arguments those after it.
+        let (function, skip) = match self.runner_method(node) {
+            Some((method, skip)) => (method, skip),
+            None => (node.child_by_field_name("function")?, 0),
+        };
         let arguments = node
             .child_by_field_name("arguments")
             .filter(|a| a.kind() == "argument_list")?;
@@ -390,7 +470,7 @@ impl<'t> Analyzer<'_, 't> {
         let mut positional = Vec::new();
         let mut spread = false;
         let elements = elements(arguments);
-        for (i, element) in elements.iter().enumerate() {
+        for (i, element) in elements.iter().enumerate().skip(skip) {
             match element.kind() {
                 "keyword_argument" => {
                     if let Some(entry) = self.keyword_entry(*element, &elements, i, arguments, scope) {
