@@ -1,6 +1,6 @@
 //! MIG005 streaming-call: the predecessor streaming call, and stream chunks read the old way.
 
-use crate::api::{CallKind, Origin, ReadKind};
+use crate::api::{CallKind, Origin, ReadKind, ValueKind};
 use crate::diagnostic::{Applicability, Diagnostic, Fix, Severity};
 use crate::endpoint::MATCHER;
 use crate::lang::recorded::{self, Record, TextUrl};
@@ -72,6 +72,27 @@ impl Rule for StreamingCall {
                         Diagnostic::new(&META, Severity::Error, message, call.callee.clone())
                             .with_suggestion(format!(
                                 "Create a client of the current package and call `{create}`"
+                            )),
+                    );
+                }
+                // The legacy chat helper streams a turn with `stream=True`.
+                CallKind::SendMessage
+                    if call
+                        .arg("stream")
+                        .is_some_and(|a| matches!(a.value.kind, ValueKind::Bool(true))) =>
+                {
+                    let message = format!(
+                        "`{}` with `stream=True` streams from the predecessor endpoint through a chat helper",
+                        call.callee_text
+                    );
+                    cx.report(
+                        Diagnostic::new(&META, Severity::Error, message, call.callee.clone())
+                            .with_suggestion(format!(
+                                "Call `{}` with the previous interaction's id",
+                                dialect.create_call(&[
+                                    ("stream", dialect.true_value()),
+                                    ("previous_interaction_id", "previous.id")
+                                ])
                             )),
                     );
                 }

@@ -162,6 +162,11 @@ impl<'t> Analyzer<'_, 't> {
             }
             "call" => match self.call_kind(node, scope, depth) {
                 Some((kind, ..)) => match kind {
+                    CallKind::SendMessage
+                        if keyword(node, "stream", self.text).is_some_and(|v| self.src(v) == "True") =>
+                    {
+                        Class::Stream
+                    }
                     CallKind::Create | CallKind::LegacyCreate { stream: false } | CallKind::SendMessage => {
                         Class::Response
                     }
@@ -282,6 +287,14 @@ impl<'t> Analyzer<'_, 't> {
 
     /// The model of a legacy `GenerativeModel(...)` constructor call.
     fn legacy_model(&self, call: Node<'t>, scope: usize, depth: usize) -> ModelRef {
+        // A model made from a cache uses the cache's model.
+        let from_cache = call
+            .child_by_field_name("function")
+            .and_then(|f| f.child_by_field_name("attribute"))
+            .is_some_and(|a| self.src(a) == "from_cached_content");
+        if from_cache {
+            return ModelRef::Unresolved;
+        }
         let args = call.child_by_field_name("arguments");
         let value = keyword(call, "model_name", self.text)
             .or_else(|| keyword(call, "model", self.text))
@@ -327,6 +340,14 @@ impl<'t> Analyzer<'_, 't> {
                         .map(|a| a.start_byte()..function.end_byte())
                 };
                 match self.src(attr) {
+                    // The legacy model's coroutine reports as its blocking method.
+                    "generate_content_async"
+                        if matches!(self.classify(object, scope, depth + 1), Class::LegacyModel(_)) =>
+                    {
+                        let stream =
+                            keyword(call, "stream", self.text).is_some_and(|v| self.src(v) == "True");
+                        Some((CallKind::LegacyCreate { stream }, None, None))
+                    }
                     name @ ("generate_content" | "generate_content_stream") => {
                         let stream = name == "generate_content_stream";
                         if is_models(object, self.text) {
@@ -370,6 +391,15 @@ impl<'t> Analyzer<'_, 't> {
                         _ => None,
                     },
                     "GenerativeModel" => Some((CallKind::LegacyModel, None, None)),
+                    // `genai.GenerativeModel.from_cached_content(cached_content=...)`.
+                    "from_cached_content" => {
+                        let model_class = self.src(object) == "GenerativeModel"
+                            || object
+                                .child_by_field_name("attribute")
+                                .is_some_and(|a| self.src(a) == "GenerativeModel")
+                            || matches!(self.classify(object, scope, depth + 1), Class::Module(p) if p.ends_with(".GenerativeModel"));
+                        model_class.then_some((CallKind::LegacyModel, None, None))
+                    }
                     _ => None,
                 }
             }
