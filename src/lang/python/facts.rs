@@ -198,6 +198,7 @@ impl<'t> Analyzer<'_, 't> {
                     _ => Class::Unknown,
                 },
                 BindingKind::Import { module, path } => self.import_class(module, path),
+                BindingKind::Parameter { annotation } => annotation_class(annotation, self.text),
                 BindingKind::Other => Class::Unknown,
             },
             Resolution::Opaque => Class::Unknown,
@@ -1267,6 +1268,25 @@ impl<'t> Analyzer<'_, 't> {
                 types,
             });
         }
+    }
+}
+
+/// What a parameter annotated `annotation` holds: a response when the annotation names the
+/// response type (`GenerateContentResponse`, `types.GenerateContentResponse`, quoted, or
+/// optional: `Optional[...]`, `... | None`).
+fn annotation_class(annotation: Node, text: &str) -> Class {
+    let written = text_of(annotation, text).trim().trim_matches(['"', '\'']);
+    let inner = written
+        .strip_prefix("Optional[")
+        .or_else(|| written.strip_prefix("typing.Optional["))
+        .and_then(|rest| rest.strip_suffix(']'))
+        .or_else(|| written.strip_suffix("| None").map(str::trim_end))
+        .unwrap_or(written)
+        .trim()
+        .trim_matches(['"', '\'']);
+    match inner.rsplit('.').next() {
+        Some("GenerateContentResponse") => Class::Response,
+        _ => Class::Unknown,
     }
 }
 
