@@ -198,11 +198,35 @@ impl<'t> Analyzer<'_, 't> {
                     _ => Class::Unknown,
                 },
                 BindingKind::Import { module, path } => self.import_class(module, path),
-                BindingKind::Parameter { annotation } => annotation_class(annotation, self.text),
+                BindingKind::Parameter { annotation }
+                    if !self.own_package_type(annotation, binding.scope) =>
+                {
+                    annotation_class(annotation, self.text)
+                }
+                BindingKind::Parameter { .. } => Class::Unknown,
                 BindingKind::Other => Class::Unknown,
             },
             Resolution::Opaque => Class::Unknown,
             Resolution::Unbound => self.env.get(name).cloned().unwrap_or(Class::Unknown),
+        }
+    }
+
+    /// The annotation's type comes from a relative import (`from . import types`): the client
+    /// package's own code, which implements the API rather than using it.
+    fn own_package_type(&self, annotation: Node<'t>, scope: usize) -> bool {
+        let mut root = annotation;
+        while let Some(first) = root.named_child(0) {
+            root = first;
+        }
+        let name = self.src(root).trim_matches(['"', '\'']);
+        let name = name.split(['.', '[', ' ', '|']).next().unwrap_or_default();
+        let name = name.strip_prefix("Optional[").unwrap_or(name);
+        match self.scopes.names.resolve(name, scope, annotation.start_byte()) {
+            Resolution::Bound(binding, _) => match binding.kind {
+                BindingKind::Import { module: Some(m), .. } => self.src(m).starts_with('.'),
+                _ => false,
+            },
+            _ => false,
         }
     }
 
