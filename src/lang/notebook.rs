@@ -55,10 +55,26 @@ pub fn documents(text: &str) -> Vec<Document> {
             }
             _ => surface,
         };
+        // Its shell lines (`!curl ...`) are a shell script too, at the same offsets.
+        let shell = (surface == Surface::Python)
+            .then(|| shell_lines(&content))
+            .flatten();
         let magics = if surface == Surface::Python {
             comment_out_magics(&mut content)
         } else {
             Vec::new()
+        };
+        let shell_docs = match shell {
+            Some(shell) => {
+                let cell_text: std::sync::Arc<str> = std::sync::Arc::from(content.as_str());
+                let mut shell_docs = super::embedded(Surface::Shell, shell, map.clone(), Some(index + 1));
+                // Shown as the cell is written.
+                for cell in shell_docs.iter_mut().filter_map(|d| d.cell.as_mut()) {
+                    cell.text = std::sync::Arc::clone(&cell_text);
+                }
+                shell_docs
+            }
+            None => Vec::new(),
         };
         let code = surface != Surface::Markdown;
         for doc in super::embedded(surface, content, map, Some(index + 1)) {
@@ -69,6 +85,11 @@ pub fn documents(text: &str) -> Vec<Document> {
                 module,
             });
         }
+        docs.extend(shell_docs.into_iter().map(|doc| CellDocument {
+            doc,
+            magics: Vec::new(),
+            module: false,
+        }));
     }
     link_cells(docs)
 }
@@ -239,17 +260,56 @@ fn shell_cell_magic(content: &str) -> Option<usize> {
     shell.then(|| content.find("%%")).flatten()
 }
 
+/// A code cell's IPython shell lines (`!curl ...`, with the lines a trailing `\` continues) as a
+/// shell script at the same byte offsets: the `!` and every other line blanked with spaces.
+/// `None` when no shell line makes a request or reads one (`curl`, `wget`, `http`, `jq`): a cell
+/// of `!pip install ...` lines needs no shell document.
+fn shell_lines(content: &str) -> Option<String> {
+    let mut out = String::with_capacity(content.len());
+    let mut any = false;
+    let mut continued = false;
+    for line in content.split_inclusive('\n') {
+        let trimmed = line.trim_start();
+        let shell = continued || trimmed.starts_with('!');
+        if shell {
+            let indent = line.len() - trimmed.len();
+            out.push_str(&line[..indent]);
+            let bangs = if continued {
+                0
+            } else {
+                trimmed.len() - trimmed.trim_start_matches('!').len()
+            };
+            out.push_str(&" ".repeat(bangs));
+            out.push_str(&trimmed[bangs..]);
+            any |= ["curl", "wget", "http", "jq"].iter().any(|w| trimmed.contains(w));
+        } else {
+            for c in line.chars() {
+                match c {
+                    '\n' => out.push('\n'),
+                    c => out.push_str(&" ".repeat(c.len_utf8())),
+                }
+            }
+        }
+        continued = shell && line.trim_end_matches(['\n', '\r']).ends_with('\\');
+    }
+    any.then_some(out)
+}
+
 /// IPython magics (`%pip`, `!ls`) are not Python: turn their first character into `#` so they
 /// parse as comments, keeping every offset. Returns the magic lines (without the newline).
 fn comment_out_magics(content: &mut String) -> Vec<std::ops::Range<usize>> {
     let mut lines = Vec::new();
     let mut at = 0;
+    // A magic line ending in `\` goes on on the next line.
+    let mut continued = false;
     for line in content.split_inclusive('\n') {
         let trimmed = line.trim_start();
-        if trimmed.starts_with(['%', '!', '?']) {
+        let magic = continued || trimmed.starts_with(['%', '!', '?']);
+        if magic && !trimmed.trim_end().is_empty() {
             let start = at + (line.len() - trimmed.len());
             lines.push(start..at + line.trim_end_matches(['\n', '\r']).len());
         }
+        continued = magic && line.trim_end_matches(['\n', '\r']).ends_with('\\');
         at += line.len();
     }
     for line in &lines {

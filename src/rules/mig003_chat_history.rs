@@ -79,18 +79,26 @@ impl Rule for ChatHistory {
                 continue;
             }
             let contents = call.arg("contents").map(|a| &a.value).or(call.positional.first());
+            // The list written in the call, or the one a name (`history`) is bound to.
+            let (list, name) = match contents.map(|c| &c.kind) {
+                Some(ValueKind::List(items)) => (Some(items), None),
+                Some(ValueKind::Name(n)) => match n.value.as_ref().map(|v| &v.kind) {
+                    Some(ValueKind::List(items)) => (Some(items), Some(n.name.as_str())),
+                    _ => (None, None),
+                },
+                _ => (None, None),
+            };
             if let Some(contents) = contents
-                && let ValueKind::List(items) = &contents.kind
+                && let Some(items) = list
                 && is_multi_turn(items)
             {
+                let message = match name {
+                    Some(name) => format!("A multi-turn history (`{name}`) is sent as `contents`"),
+                    None => "A multi-turn history is sent as `contents`".to_string(),
+                };
                 cx.report(
-                    Diagnostic::new(
-                        &META,
-                        Severity::Error,
-                        "A multi-turn history is sent as `contents`",
-                        contents.range.clone(),
-                    )
-                    .with_suggestion(suggestion.clone()),
+                    Diagnostic::new(&META, Severity::Error, message, contents.range.clone())
+                        .with_suggestion(suggestion.clone()),
                 );
             }
         }

@@ -1,6 +1,6 @@
 //! MIG005 streaming-call: the predecessor streaming call, and stream chunks read the old way.
 
-use crate::api::{CallKind, Origin, ReadKind};
+use crate::api::{CallKind, Origin, ReadKind, ValueKind};
 use crate::diagnostic::{Applicability, Diagnostic, Fix, Severity};
 use crate::endpoint::MATCHER;
 use crate::lang::recorded::{self, Record, TextUrl};
@@ -75,6 +75,27 @@ impl Rule for StreamingCall {
                             )),
                     );
                 }
+                // The legacy chat helper streams a turn with `stream=True`.
+                CallKind::SendMessage
+                    if call
+                        .arg("stream")
+                        .is_some_and(|a| matches!(a.value.kind, ValueKind::Bool(true))) =>
+                {
+                    let message = format!(
+                        "`{}` with `stream=True` streams from the predecessor endpoint through a chat helper",
+                        call.callee_text
+                    );
+                    cx.report(
+                        Diagnostic::new(&META, Severity::Error, message, call.callee.clone())
+                            .with_suggestion(format!(
+                                "Call `{}` with the previous interaction's id",
+                                dialect.create_call(&[
+                                    ("stream", dialect.true_value()),
+                                    ("previous_interaction_id", "previous.id")
+                                ])
+                            )),
+                    );
+                }
                 _ => {}
             }
         }
@@ -100,6 +121,27 @@ impl Rule for StreamingCall {
                 cx.report(
                     Diagnostic::new(&META, Severity::Error, message, url.method.clone())
                         .with_suggestion(suggestion),
+                );
+            }
+        }
+        // A streaming URL whose model's path is held by a variable.
+        if doc.surface != Surface::Markdown {
+            for url in doc
+                .scan_regions
+                .iter()
+                .flat_map(|region| MATCHER.variable_urls(&doc.text, region.clone()))
+                .filter(|u| u.stream)
+            {
+                let method = doc.text.get(url.method.clone()).unwrap_or_default();
+                let message = format!(
+                    "`:{method}` streams from the predecessor endpoint; the interactions endpoint streams \
+                     with `\"stream\": true` in the body"
+                );
+                cx.report(
+                    Diagnostic::new(&META, Severity::Error, message, url.method.clone()).with_suggestion(
+                        "Send the request to the interactions endpoint with `\"stream\": true` (MIG007) and read \
+                         the reply as step events (`step.delta`) instead of chunks with `candidates`",
+                    ),
                 );
             }
         }

@@ -155,8 +155,28 @@ impl<'t> Analyzer<'_, 't> {
                 Some(Class::Candidates(origin)) => Class::Candidate(origin),
                 _ => Class::Unknown,
             },
+            "call" if self.is_partial(node) => Class::Unknown,
+            // `loop.run_in_executor(None, lambda: request(...))` gives the lambda's result.
+            "call"
+                if self
+                    .runner_method(node)
+                    .is_some_and(|(m, _)| m.kind() == "lambda") =>
+            {
+                match self
+                    .runner_method(node)
+                    .and_then(|(lambda, _)| lambda.child_by_field_name("body"))
+                {
+                    Some(body) => self.classify(body, scope, depth + 1),
+                    None => Class::Unknown,
+                }
+            }
             "call" => match self.call_kind(node, scope, depth) {
                 Some((kind, ..)) => match kind {
+                    CallKind::SendMessage
+                        if keyword(node, "stream", self.text).is_some_and(|v| self.src(v) == "True") =>
+                    {
+                        Class::Stream
+                    }
                     CallKind::Create | CallKind::LegacyCreate { stream: false } | CallKind::SendMessage => {
                         Class::Response
                     }
@@ -189,10 +209,35 @@ impl<'t> Analyzer<'_, 't> {
                     _ => Class::Unknown,
                 },
                 BindingKind::Import { module, path } => self.import_class(module, path),
+                BindingKind::Parameter { annotation }
+                    if !self.own_package_type(annotation, binding.scope) =>
+                {
+                    annotation_class(annotation, self.text)
+                }
+                BindingKind::Parameter { .. } => Class::Unknown,
                 BindingKind::Other => Class::Unknown,
             },
             Resolution::Opaque => Class::Unknown,
             Resolution::Unbound => self.env.get(name).cloned().unwrap_or(Class::Unknown),
+        }
+    }
+
+    /// The annotation's type comes from a relative import (`from . import types`): the client
+    /// package's own code, which implements the API rather than using it.
+    fn own_package_type(&self, annotation: Node<'t>, scope: usize) -> bool {
+        let mut root = annotation;
+        while let Some(first) = root.named_child(0) {
+            root = first;
+        }
+        let name = self.src(root).trim_matches(['"', '\'']);
+        let name = name.split(['.', '[', ' ', '|']).next().unwrap_or_default();
+        let name = name.strip_prefix("Optional[").unwrap_or(name);
+        match self.scopes.names.resolve(name, scope, annotation.start_byte()) {
+            Resolution::Bound(binding, _) => match binding.kind {
+                BindingKind::Import { module: Some(m), .. } => self.src(m).starts_with('.'),
+                _ => false,
+            },
+            _ => false,
         }
     }
 
@@ -283,6 +328,14 @@ impl<'t> Analyzer<'_, 't> {
 
     /// The model of a legacy `GenerativeModel(...)` constructor call.
     fn legacy_model(&self, call: Node<'t>, scope: usize, depth: usize) -> ModelRef {
+        // A model made from a cache uses the cache's model.
+        let from_cache = call
+            .child_by_field_name("function")
+            .and_then(|f| f.child_by_field_name("attribute"))
+            .is_some_and(|a| self.src(a) == "from_cached_content");
+        if from_cache {
+            return ModelRef::Unresolved;
+        }
         let args = call.child_by_field_name("arguments");
         let value = keyword(call, "model_name", self.text)
             .or_else(|| keyword(call, "model", self.text))
@@ -312,6 +365,9 @@ impl<'t> Analyzer<'_, 't> {
         scope: usize,
         depth: usize,
     ) -> Option<(CallKind, Option<Range<usize>>, Option<String>)> {
+        if let Some((method, _)) = self.runner_method(call) {
+            return self.method_reference(method, scope, depth);
+        }
         let function = call.child_by_field_name("function")?;
         let has_request_keywords =
             keyword(call, "model", self.text).is_some() || keyword(call, "contents", self.text).is_some();
@@ -325,6 +381,14 @@ impl<'t> Analyzer<'_, 't> {
                         .map(|a| a.start_byte()..function.end_byte())
                 };
                 match self.src(attr) {
+                    // The legacy model's coroutine reports as its blocking method.
+                    "generate_content_async"
+                        if matches!(self.classify(object, scope, depth + 1), Class::LegacyModel(_)) =>
+                    {
+                        let stream =
+                            keyword(call, "stream", self.text).is_some_and(|v| self.src(v) == "True");
+                        Some((CallKind::LegacyCreate { stream }, None, None))
+                    }
                     name @ ("generate_content" | "generate_content_stream") => {
                         let stream = name == "generate_content_stream";
                         if is_models(object, self.text) {
@@ -368,6 +432,15 @@ impl<'t> Analyzer<'_, 't> {
                         _ => None,
                     },
                     "GenerativeModel" => Some((CallKind::LegacyModel, None, None)),
+                    // `genai.GenerativeModel.from_cached_content(cached_content=...)`.
+                    "from_cached_content" => {
+                        let model_class = self.src(object) == "GenerativeModel"
+                            || object
+                                .child_by_field_name("attribute")
+                                .is_some_and(|a| self.src(a) == "GenerativeModel")
+                            || matches!(self.classify(object, scope, depth + 1), Class::Module(p) if p.ends_with(".GenerativeModel"));
+                        model_class.then_some((CallKind::LegacyModel, None, None))
+                    }
                     _ => None,
                 }
             }
@@ -377,15 +450,7 @@ impl<'t> Analyzer<'_, 't> {
                     return Some((CallKind::LegacyModel, None, None));
                 }
                 match self.classify(function, scope, depth + 1) {
-                    Class::Method(kind, range) => {
-                        // Rewritten through the alias only when the alias is bound once in
-                        // this scope and this call is its only use.
-                        let local_single = matches!(
-                            self.scopes.names.resolve(name, scope, function.start_byte()),
-                            Resolution::Bound(b, 1) if b.scope == scope
-                        ) && self.scopes.names.uses_in(scope, name) == 1;
-                        Some((kind, local_single.then_some(range), Some(name.to_string())))
-                    }
+                    Class::Method(..) => self.method_reference(function, scope, depth),
                     Class::Module(path) if path.ends_with(".GenerativeModel") => {
                         Some((CallKind::LegacyModel, None, None))
                     }
@@ -396,9 +461,79 @@ impl<'t> Analyzer<'_, 't> {
         }
     }
 
+    /// The create-content method named by `node` (`client.models.generate_content`, or a name
+    /// bound to it): its kind, the text to replace when rewriting the call, and the alias.
+    fn method_reference(
+        &self,
+        node: Node<'t>,
+        scope: usize,
+        depth: usize,
+    ) -> Option<(CallKind, Option<Range<usize>>, Option<String>)> {
+        let Class::Method(kind, range) = self.classify(node, scope, depth + 1) else {
+            return None;
+        };
+        if node.kind() != "identifier" {
+            return Some((kind, Some(range), None));
+        }
+        // Rewritten through the alias only when the alias is bound once in this scope and
+        // this call is its only use.
+        let name = self.src(node);
+        let local_single = matches!(
+            self.scopes.names.resolve(name, scope, node.start_byte()),
+            Resolution::Bound(b, 1) if b.scope == scope
+        ) && self.scopes.names.uses_in(scope, name) == 1;
+        Some((kind, local_single.then_some(range), Some(name.to_string())))
+    }
+
+    /// A call running a method it is given with the arguments after it: `asyncio.to_thread(f,
+    /// ...)`, `functools.partial(f, ...)`, `loop.run_in_executor(executor, f, ...)`. The
+    /// argument naming the method, and how many arguments come before the request's own.
+    fn runner_method(&self, call: Node<'t>) -> Option<(Node<'t>, usize)> {
+        let function = call.child_by_field_name("function")?;
+        let name = match function.kind() {
+            "attribute" => self.src(function.child_by_field_name("attribute")?),
+            "identifier" => self.src(function),
+            _ => return None,
+        };
+        let at = match name {
+            "to_thread" | "partial" => 0,
+            "run_in_executor" => 1,
+            _ => return None,
+        };
+        let arguments = call
+            .child_by_field_name("arguments")
+            .filter(|a| a.kind() == "argument_list")?;
+        let elements = elements(arguments);
+        let leading = elements.get(..=at)?;
+        if leading
+            .iter()
+            .any(|e| matches!(e.kind(), "keyword_argument" | "list_splat" | "dictionary_splat"))
+        {
+            return None;
+        }
+        Some((*leading.last()?, at + 1))
+    }
+
+    /// `functools.partial(method, ...)`: the request is not made here but where the result is
+    /// called.
+    fn is_partial(&self, call: Node<'t>) -> bool {
+        call.child_by_field_name("function").is_some_and(|f| {
+            let name = match f.kind() {
+                "attribute" => f.child_by_field_name("attribute").map(|a| self.src(a)),
+                _ => Some(self.src(f)),
+            };
+            name == Some("partial")
+        })
+    }
+
     fn call(&self, node: Node<'t>, scope: usize) -> Option<Call> {
         let (kind, method, alias) = self.call_kind(node, scope, 0)?;
-        let function = node.child_by_field_name("function")?;
+        // A runner's call (`asyncio.to_thread(method, ...)`) is the method's: its callee is the
+        // method, its arguments those after it.
+        let (function, skip) = match self.runner_method(node) {
+            Some((method, skip)) => (method, skip),
+            None => (node.child_by_field_name("function")?, 0),
+        };
         let arguments = node
             .child_by_field_name("arguments")
             .filter(|a| a.kind() == "argument_list")?;
@@ -406,7 +541,7 @@ impl<'t> Analyzer<'_, 't> {
         let mut positional = Vec::new();
         let mut spread = false;
         let elements = elements(arguments);
-        for (i, element) in elements.iter().enumerate() {
+        for (i, element) in elements.iter().enumerate().skip(skip) {
             match element.kind() {
                 "keyword_argument" => {
                     if let Some(entry) = self.keyword_entry(*element, &elements, i, arguments, scope) {
@@ -1195,6 +1330,25 @@ impl<'t> Analyzer<'_, 't> {
                 types,
             });
         }
+    }
+}
+
+/// What a parameter annotated `annotation` holds: a response when the annotation names the
+/// response type (`GenerateContentResponse`, `types.GenerateContentResponse`, quoted, or
+/// optional: `Optional[...]`, `... | None`).
+fn annotation_class(annotation: Node, text: &str) -> Class {
+    let written = text_of(annotation, text).trim().trim_matches(['"', '\'']);
+    let inner = written
+        .strip_prefix("Optional[")
+        .or_else(|| written.strip_prefix("typing.Optional["))
+        .and_then(|rest| rest.strip_suffix(']'))
+        .or_else(|| written.strip_suffix("| None").map(str::trim_end))
+        .unwrap_or(written)
+        .trim()
+        .trim_matches(['"', '\'']);
+    match inner.rsplit('.').next() {
+        Some("GenerateContentResponse") => Class::Response,
+        _ => Class::Unknown,
     }
 }
 

@@ -20,7 +20,9 @@ pub enum BindingKind<'t> {
         module: Option<Node<'t>>,
         path: Node<'t>,
     },
-    /// Parameters, tuple targets, `global`, augmented assignments: not followed.
+    /// A parameter with a type annotation (`response: types.GenerateContentResponse`).
+    Parameter { annotation: Node<'t> },
+    /// Parameters without one, tuple targets, `global`, augmented assignments: not followed.
     Other,
 }
 
@@ -244,8 +246,12 @@ impl<'t> Scopes<'t> {
                     .child_by_field_name("name")
                     .or_else(|| children(param).find(|c| c.kind() == "identifier")),
             };
+            let kind = match param.child_by_field_name("type") {
+                Some(annotation) => BindingKind::Parameter { annotation },
+                None => BindingKind::Other,
+            };
             if let Some(name) = name.filter(|n| n.kind() == "identifier") {
-                self.bind(scope, text_of(name, text), name.start_byte(), BindingKind::Other);
+                self.bind(scope, text_of(name, text), name.start_byte(), kind);
             }
         }
     }
