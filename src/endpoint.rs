@@ -136,17 +136,7 @@ impl Matcher {
             .filter_map(|caps| {
                 let whole = caps.get(0)?;
                 let method = caps.name("method")?;
-                let before = &slice[..whole.start()];
-                if before.ends_with("models/") {
-                    return None;
-                }
-                // In a URL (after a `/`), or a variable named for a base URL: a client library's
-                // own path template (`'{model}:generateContent'`) is neither.
-                let variable = caps.name("variable")?.as_str().to_ascii_lowercase();
-                let named_base = ["url", "endpoint", "base", "host"]
-                    .iter()
-                    .any(|w| variable.contains(w));
-                if !before.ends_with('/') && !named_base {
+                if slice[..whole.start()].ends_with("models/") {
                     return None;
                 }
                 let stream = self
@@ -350,11 +340,6 @@ mod tests {
                 true,
             ),
             ("\"{{url}}:generateContent\"", "{{url}}:generateContent", false),
-            (
-                "f'{base_url}/v1beta/{name}:generateContent'",
-                "{name}:generateContent",
-                false,
-            ),
         ] {
             let urls = MATCHER.variable_urls(text, 0..text.len());
             assert_eq!(urls.len(), 1, "{text}");
@@ -367,7 +352,6 @@ mod tests {
             "${BASE}:generateContentX",
             "${BASE}:countTokens",
             "generateContent",
-            "path = '{model}:generateContent'",
         ] {
             assert!(MATCHER.variable_urls(text, 0..text.len()).is_empty(), "{text}");
         }
