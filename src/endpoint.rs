@@ -50,22 +50,11 @@ pub struct PredecessorUrl {
     pub stream_query: Option<Range<usize>>,
 }
 
-/// A predecessor method called on a variable that holds the model's path, without
-/// `/models/` written (`${API_ENDPOINT}:generateContent`, `/v1beta/$model:generateContent`).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct VariableUrl {
-    /// From the variable to the end of the method.
-    pub range: Range<usize>,
-    pub method: Range<usize>,
-    pub stream: bool,
-}
-
 /// The built-in endpoint facts with the patterns built from them.
 pub struct Matcher {
     pub endpoint: Endpoint,
     predecessor: Regex,
     interactions: Regex,
-    variable: Regex,
 }
 
 /// A model in a URL: an id, or a placeholder of a language or template (`${MODEL:-id}`,
@@ -106,10 +95,6 @@ impl Matcher {
             r"/(?:(?P<version>v\d+(?:alpha|beta)?\d*)|(?P<publisher>publishers/[^/\s]+))/models/(?P<model>{MODEL}):(?P<method>{methods})\b"
         ))
         .unwrap_or_else(|_| Regex::new("$^").expect("empty pattern"));
-        let variable = Regex::new(&format!(
-            r"(?P<variable>\$\{{[^}}\s]*\}}|\{{\{{[^}}\s]*\}}\}}|\{{[^}}\s]*\}}|\$[A-Za-z_][A-Za-z0-9_]*):(?P<method>{methods})\b"
-        ))
-        .unwrap_or_else(|_| Regex::new("$^").expect("empty pattern"));
         let interactions = Regex::new(&format!(
             r"{}(?:[?#\s'`)\x22]|$)",
             regex::escape(&endpoint.interactions.path)
@@ -119,39 +104,7 @@ impl Matcher {
             endpoint,
             predecessor,
             interactions,
-            variable,
         }
-    }
-
-    /// The predecessor methods called on a variable in `text[region]`: a URL whose model (and
-    /// perhaps its whole path) is held by a variable. One written after `/models/` is a
-    /// [`PredecessorUrl`] instead.
-    pub fn variable_urls(&self, text: &str, region: Range<usize>) -> Vec<VariableUrl> {
-        let Some(slice) = text.get(region.clone()) else {
-            return Vec::new();
-        };
-        let base = region.start;
-        self.variable
-            .captures_iter(slice)
-            .filter_map(|caps| {
-                let whole = caps.get(0)?;
-                let method = caps.name("method")?;
-                if slice[..whole.start()].ends_with("models/") {
-                    return None;
-                }
-                let stream = self
-                    .endpoint
-                    .predecessor
-                    .stream_methods
-                    .iter()
-                    .any(|m| m == method.as_str());
-                Some(VariableUrl {
-                    range: base + whole.start()..base + whole.end(),
-                    method: base + method.start()..base + method.end(),
-                    stream,
-                })
-            })
-            .collect()
     }
 
     /// The predecessor URLs in `text[region]`.
@@ -318,42 +271,6 @@ mod tests {
             "https://x/v1beta/tunedModels/m:generateContent",
         ] {
             assert!(urls(text).is_empty(), "{text}");
-        }
-    }
-
-    #[test]
-    fn variables_holding_the_model_path() {
-        for (text, found, stream) in [
-            (
-                "\"https://h/v1beta/$modelname:generateContent\"",
-                "$modelname:generateContent",
-                false,
-            ),
-            (
-                "`${API_ENDPOINT}:generateContent`",
-                "${API_ENDPOINT}:generateContent",
-                false,
-            ),
-            (
-                "f\"{BASE}:streamGenerateContent?alt=sse\"",
-                "{BASE}:streamGenerateContent",
-                true,
-            ),
-            ("\"{{url}}:generateContent\"", "{{url}}:generateContent", false),
-        ] {
-            let urls = MATCHER.variable_urls(text, 0..text.len());
-            assert_eq!(urls.len(), 1, "{text}");
-            assert_eq!(&text[urls[0].range.clone()], found);
-            assert_eq!(urls[0].stream, stream);
-        }
-        for text in [
-            "https://h/v1beta/models/$MODEL:generateContent",
-            "https://h/v1beta/models/{model}:streamGenerateContent",
-            "${BASE}:generateContentX",
-            "${BASE}:countTokens",
-            "generateContent",
-        ] {
-            assert!(MATCHER.variable_urls(text, 0..text.len()).is_empty(), "{text}");
         }
     }
 

@@ -124,27 +124,6 @@ impl Rule for StreamingCall {
                 );
             }
         }
-        // A streaming URL whose model's path is held by a variable.
-        if doc.surface != Surface::Markdown {
-            for url in doc
-                .scan_regions
-                .iter()
-                .flat_map(|region| MATCHER.variable_urls(&doc.text, region.clone()))
-                .filter(|u| u.stream)
-            {
-                let method = doc.text.get(url.method.clone()).unwrap_or_default();
-                let message = format!(
-                    "`:{method}` streams from the predecessor endpoint; the interactions endpoint streams \
-                     with `\"stream\": true` in the body"
-                );
-                cx.report(
-                    Diagnostic::new(&META, Severity::Error, message, url.method.clone()).with_suggestion(
-                        "Send the request to the interactions endpoint with `\"stream\": true` (MIG007) and read \
-                         the reply as step events (`step.delta`) instead of chunks with `candidates`",
-                    ),
-                );
-            }
-        }
         for read in &facts.reads {
             if read.kind == ReadKind::Text && read.origin == Origin::StreamChunk {
                 let written = doc.text.get(read.range.clone()).unwrap_or_default();

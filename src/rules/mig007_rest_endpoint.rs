@@ -84,28 +84,6 @@ impl Rule for RestEndpoint {
                 cx.report(url_diagnostic(doc, url).with_suggestion(suggestion));
             }
         }
-        // The model (or the whole path) held by a variable: the body's `model` is not known.
-        for url in doc
-            .scan_regions
-            .iter()
-            .flat_map(|region| MATCHER.variable_urls(&doc.text, region.clone()))
-        {
-            let written = doc.text.get(url.range.clone()).unwrap_or_default();
-            let message = format!(
-                "`{written}` calls the predecessor endpoint with the model's path in a variable; requests go to `{}`",
-                MATCHER.endpoint.interactions.path
-            );
-            let i = &MATCHER.endpoint.interactions;
-            let stream = if url.stream { ", `\"stream\": true`" } else { "" };
-            cx.report(
-                Diagnostic::new(&META, Severity::Error, message, url.range.clone()).with_suggestion(format!(
-                    "Send `POST {{base}}{}` with the header `{}: {}` and a JSON body holding the model the \
-                     variable names as `\"model\"` and `\"input\"` (the old `contents`){stream}; not rewritten: \
-                     the model is not known here",
-                    i.path, i.header, i.revision
-                )),
-            );
-        }
     }
 }
 
