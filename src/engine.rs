@@ -17,27 +17,61 @@ pub fn lint_text(
     surface: Surface,
     text: &str,
 ) -> Vec<Diagnostic> {
-    let file_name = path.file_name().and_then(|n| n.to_str()).unwrap_or_default();
-    let file_directives = suppress::file_level(text);
-    let rules: Vec<&'static dyn Rule> = rules
-        .iter()
-        .copied()
-        .filter(|r| !suppress::file_ignores(&file_directives, r.meta().code))
-        .collect();
+    let rules = active_rules(rules, text);
     if rules.is_empty() {
         return Vec::new();
     }
     // Spans of an earlier file parsed on this thread are dead from here on.
     lang::rust::reset_thread_spans();
+    lint_documents(settings, &rules, path, lang::documents(surface, text))
+}
+
+/// The findings of a text and its syntax errors ([`lang::syntax_errors`]), from one parse: the
+/// fix loop needs both of every text it makes.
+pub fn lint_text_and_errors(
+    settings: &Settings,
+    rules: &[&'static dyn Rule],
+    path: &Path,
+    surface: Surface,
+    text: &str,
+) -> (Vec<Diagnostic>, usize) {
+    let rules = active_rules(rules, text);
+    lang::rust::reset_thread_spans();
+    let docs = lang::documents(surface, text);
+    let errors = lang::errors_of(surface, text, &docs);
+    if rules.is_empty() {
+        return (Vec::new(), errors);
+    }
+    (lint_documents(settings, &rules, path, docs), errors)
+}
+
+/// The rules a file's own `ignore-file` directives leave on.
+fn active_rules(rules: &[&'static dyn Rule], text: &str) -> Vec<&'static dyn Rule> {
+    let file_directives = suppress::file_level(text);
+    rules
+        .iter()
+        .copied()
+        .filter(|r| !suppress::file_ignores(&file_directives, r.meta().code))
+        .collect()
+}
+
+/// The findings of `rules` on a text's parsed documents, in the file's byte offsets.
+fn lint_documents(
+    settings: &Settings,
+    rules: &[&'static dyn Rule],
+    path: &Path,
+    docs: Vec<lang::Document>,
+) -> Vec<Diagnostic> {
+    let file_name = path.file_name().and_then(|n| n.to_str()).unwrap_or_default();
     let mut out = Vec::new();
-    for doc in lang::documents(surface, text) {
+    for doc in docs {
         let mut cx = RuleContext {
             settings,
             file_name,
             path,
             diagnostics: Vec::new(),
         };
-        for rule in &rules {
+        for rule in rules {
             rule.check(&doc, &mut cx);
         }
         if cx.diagnostics.is_empty() {

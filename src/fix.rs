@@ -112,14 +112,20 @@ pub struct FixOutcome {
 /// What the file's own parser would reject: the surface's syntax errors, and for a TOML file
 /// whether it still loads.
 pub fn file_errors(path: &Path, surface: Surface, text: &str) -> usize {
+    lang::syntax_errors(surface, text).saturating_add(toml_errors(path, text))
+}
+
+/// For a TOML file that no longer loads, a count no fix may reach; else 0.
+fn toml_errors(path: &Path, text: &str) -> usize {
     let is_toml = path
         .extension()
         .and_then(|e| e.to_str())
         .is_some_and(|e| e.eq_ignore_ascii_case("toml"));
     if is_toml && toml::from_str::<toml::Table>(text).is_err() {
-        return usize::MAX / 2;
+        usize::MAX / 2
+    } else {
+        0
     }
-    lang::syntax_errors(surface, text)
 }
 
 /// A fix told apart from its position, so that a fix dropped in one pass is recognised when
@@ -169,8 +175,12 @@ pub fn fix_text(
     unsafe_fixes: bool,
 ) -> FixOutcome {
     let lint = |t: &str| crate::engine::lint_text(settings, rules, path, surface, t);
-    let original = lint(text);
-    let baseline = file_errors(path, surface, text);
+    // A fixed text is parsed once for its findings and its syntax errors together.
+    let lint_and_errors = |t: &str| {
+        let (diagnostics, errors) = crate::engine::lint_text_and_errors(settings, rules, path, surface, t);
+        (diagnostics, errors.saturating_add(toml_errors(path, t)))
+    };
+    let (original, baseline) = lint_and_errors(text);
     let breaks = |t: &str| file_errors(path, surface, t) > baseline;
     let mut current = text.to_string();
     let mut diagnostics = original.clone();
@@ -205,7 +215,12 @@ pub fn fix_text(
         let all: Vec<&Fix> = candidates.iter().map(|(_, f)| *f).collect();
         let (mut next, mut applied) = apply_counted(&current, &all, &candidates, line_ending);
         let mut single_step = false;
-        if applied > 0 && breaks(&next) {
+        // The pass's text is linted once: its findings are the next pass's when it parses.
+        let mut linted = (applied > 0).then(|| lint_and_errors(&next));
+        if let Some((_, errors)) = &linted
+            && *errors > baseline
+        {
+            linted = None;
             // Leave out the fixes that break the file on their own ...
             let chosen: HashSet<*const Fix> = plan_fixes(&current, all.iter().copied())
                 .into_iter()
@@ -261,7 +276,10 @@ pub fn fix_text(
         }
         fixed += applied;
         current = next;
-        diagnostics = lint(&current);
+        diagnostics = match linted {
+            Some((next_diagnostics, _)) => next_diagnostics,
+            None => lint(&current),
+        };
     }
     // A dropped fix's finding stays, without the fix, saying why.
     let index = crate::source::LineIndex::new(&current);

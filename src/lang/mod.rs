@@ -523,7 +523,15 @@ fn compose(inner: &OffsetMap, outer: &OffsetMap) -> OffsetMap {
 pub fn syntax_errors(surface: Surface, text: &str) -> usize {
     match surface {
         Surface::Notebook if serde_json::from_str::<serde_json::Value>(text).is_err() => usize::MAX / 2,
-        _ => documents(surface, text)
+        _ => errors_of(surface, text, &documents(surface, text)),
+    }
+}
+
+/// [`syntax_errors`] of a text whose documents are already parsed.
+pub fn errors_of(surface: Surface, text: &str, docs: &[Document]) -> usize {
+    match surface {
+        Surface::Notebook if serde_json::from_str::<serde::de::IgnoredAny>(text).is_err() => usize::MAX / 2,
+        _ => docs
             .iter()
             .map(|d| {
                 let strict = match &d.syntax {
