@@ -19,6 +19,8 @@ pub struct Facts {
     pub http: Vec<HttpRequest>,
     /// Comment ranges: a fix deleting one is unsafe.
     pub comments: Vec<Range<usize>>,
+    /// Each binding of the legacy client package and what is done through it.
+    pub legacy: Vec<LegacyUnit>,
 }
 
 impl Facts {
@@ -597,4 +599,51 @@ impl JsonBody {
             .any(|l| l.start <= range.start && range.end <= l.end)
             && !content.contains(|c| self.forbidden.contains(c))
     }
+}
+
+/// One binding of the legacy client package (`import google.generativeai as genai`) and
+/// everything done through it: migrated as a whole or not at all, since the new import no longer
+/// has the legacy names.
+#[derive(Clone, Debug, Default)]
+pub struct LegacyUnit {
+    /// The legacy import statement and the statement (or statements) replacing it.
+    pub import: Range<usize>,
+    pub new_import: String,
+    /// Where the client of the current package is created: the text to replace (the legacy
+    /// `configure` callee) and its replacement, or an insertion.
+    pub client: (Range<usize>, String),
+    /// The client's name in the new code.
+    pub client_name: String,
+    /// Statements to delete: the model constructors, inlined bindings.
+    pub removals: Vec<Range<usize>>,
+    pub requests: Vec<LegacyRequest>,
+    /// Every create-content call made through the unit, migrated or not.
+    pub calls: Vec<Range<usize>>,
+    /// Why the unit cannot be migrated automatically.
+    pub blocked: Option<String>,
+}
+
+/// One create-content call of a legacy model, with the model's settings merged.
+#[derive(Clone, Debug)]
+pub struct LegacyRequest {
+    /// The call (as the [`Call`] of the same request has it).
+    pub call: Range<usize>,
+    /// The callee to replace (`model.generate_content`) and with what method of the client
+    /// (`interactions.create`, `aio.interactions.create`).
+    pub callee: Range<usize>,
+    pub method: String,
+    /// The arguments as written (first to last), replaced by the new ones.
+    pub arguments: Range<usize>,
+    /// The argument list with its parentheses.
+    pub parens: Range<usize>,
+    /// Between two arguments.
+    pub separator: String,
+    /// The model id as it is written in the new call.
+    pub model: String,
+    pub contents: Value,
+    /// The model's and the call's settings as one config (`generation_config`'s entries,
+    /// `system_instruction`, `tools`, ...), to be placed by the request-field table.
+    pub config: MapValue,
+    /// The model id when it is a literal (whether it is of the newest generation).
+    pub model_id: Option<String>,
 }

@@ -71,12 +71,24 @@ impl Rule for CreateContentCall {
                         Dialect::JavaScript => "`const ai = new GoogleGenAI({})`",
                         _ => "`client = genai.Client()`",
                     };
-                    cx.report(
-                        Diagnostic::new(&META, Severity::Error, message, call.callee.clone())
-                            .with_suggestion(format!(
-                                "Create a client of the current package ({client}) and call `{create}`"
+                    let advice =
+                        format!("Create a client of the current package ({client}) and call `{create}`");
+                    let diagnostic = Diagnostic::new(&META, Severity::Error, message, call.callee.clone());
+                    cx.report(match super::legacy::unit_of(call, doc) {
+                        Some(unit) => match super::legacy::rewrite_unit(unit, doc, cx.settings) {
+                            Ok(edits) => diagnostic.with_fix(Fix::new(
+                                Applicability::Unsafe,
+                                format!(
+                                    "Migrate the legacy client here: `{}`, and each request as `{}.interactions.create(...)`",
+                                    unit.new_import, unit.client_name
+                                ),
+                                edits,
                             )),
-                    );
+                            Err(reason) => diagnostic
+                                .with_suggestion(format!("{advice}; not rewritten automatically: {reason}")),
+                        },
+                        None => diagnostic.with_suggestion(advice),
+                    });
                 }
                 CallKind::Interactions if dialect == Dialect::JavaScript => {
                     camel_case_fields(call, cx);

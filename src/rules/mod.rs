@@ -1,5 +1,6 @@
 //! One file per rule; helpers the MIG rules share live in `request`, the MAN rules' in `man`, the MCP rules' in `mcp`.
 
+pub mod legacy;
 pub mod man;
 mod man001_manifest_invalid_json;
 mod man002_manifest_missing_field;

@@ -223,7 +223,7 @@ pub fn rewrite_to_interactions(
         if !map.complete {
             return Err("the config's entries are not all known".into());
         }
-        let placed = place_entries(map, call, text, settings, dialect)?;
+        let placed = place_entries(map, is_newest(call, settings), text, settings, dialect)?;
         let separator = call.argument_separator();
         if placed.arguments.is_empty() {
             edits.push(Edit::replace(config.removal.clone(), ""));
@@ -278,7 +278,8 @@ pub fn rewrite_rest_body(
                     return Err(format!("`{}` is not an object interlint can read", entry.key));
                 };
                 // A body has no bindings: nothing is inlined.
-                let placed = place_entries(map, call, text, settings, dialect)?.arguments;
+                let placed =
+                    place_entries(map, is_newest(call, settings), text, settings, dialect)?.arguments;
                 edits.push(if placed.is_empty() {
                     Edit::replace(entry.removal.clone(), "")
                 } else {
@@ -340,9 +341,9 @@ pub fn rewrite_rest_body(
 }
 
 /// The config's entries as arguments of an interactions call, by the request-field table.
-fn place_entries(
+pub fn place_entries(
     map: &MapValue,
-    call: &Call,
+    newest: bool,
     text: &str,
     settings: &Settings,
     dialect: Dialect,
@@ -351,7 +352,7 @@ fn place_entries(
         text,
         settings,
         dialect,
-        newest: is_newest(call, settings),
+        newest,
         generation: Vec::new(),
         arguments: Vec::new(),
         generation_at: None,
@@ -380,10 +381,10 @@ fn place_entries(
 }
 
 /// A config's entries as an interactions request's arguments.
-struct Placed {
-    arguments: Vec<String>,
+pub struct Placed {
+    pub arguments: Vec<String>,
     /// Statements binding names whose values were written into the arguments.
-    inlined: Vec<std::ops::Range<usize>>,
+    pub inlined: Vec<std::ops::Range<usize>>,
 }
 
 /// Places a config's entries one by one: the generation settings gathered into one

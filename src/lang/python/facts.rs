@@ -14,6 +14,8 @@ use crate::api::{
 };
 use crate::lang::treesitter::{elements, removal, siblings};
 
+mod legacy;
+
 /// What a name or expression holds.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Class {
@@ -99,6 +101,7 @@ pub fn extract(tree: &tree_sitter::Tree, text: &str, env: &Env, elsewhere: &Else
     for &node in &a.scopes.imports {
         a.imports(node, &mut facts.imports);
     }
+    facts.legacy = a.legacy_units();
     let mut exports = Env::new();
     for ((scope, name), list) in &a.scopes.names.bindings {
         if *scope != 0 {

@@ -1,0 +1,106 @@
+//! The rewrite of a legacy-client unit ([`LegacyUnit`]) as code of the current package: the
+//! import, a client where the legacy package was configured, and every request made through the
+//! unit's models as an interactions call with the model's settings merged by the request-field
+//! table. One fix, shared by the unit's findings: all of it applies or none.
+
+use crate::api::{Call, LegacyUnit};
+use crate::diagnostic::Edit;
+use crate::lang::Document;
+use crate::settings::Settings;
+
+use super::request::{Dialect, place_entries};
+
+/// The unit a legacy create-content call belongs to, if any.
+pub fn unit_of<'d>(call: &Call, doc: &'d Document) -> Option<&'d LegacyUnit> {
+    doc.facts().legacy.iter().find(|u| u.calls.contains(&call.range))
+}
+
+/// The edits migrating the unit, or why it cannot be migrated.
+pub fn rewrite_unit(unit: &LegacyUnit, doc: &Document, settings: &Settings) -> Result<Vec<Edit>, String> {
+    if let Some(reason) = &unit.blocked {
+        return Err(reason.clone());
+    }
+    let dialect = Dialect::of(doc);
+    let text = &doc.text;
+    let facts = doc.facts();
+    let mut edits = Vec::new();
+    // The client is created in place of the configure call, or just after the import.
+    let (client_range, client_text) = &unit.client;
+    if client_range.is_empty() && client_range.start == unit.import.end {
+        edits.push(Edit::replace(
+            unit.import.clone(),
+            format!("{}{client_text}", unit.new_import),
+        ));
+    } else {
+        edits.push(Edit::replace(unit.import.clone(), unit.new_import.clone()));
+        edits.push(Edit::replace(client_range.clone(), client_text.clone()));
+    }
+    for removal in &unit.removals {
+        if facts.has_comment_in(removal) {
+            return Err("a comment in a removed statement would be lost".into());
+        }
+        edits.push(Edit::replace(removal.clone(), ""));
+    }
+    for request in &unit.requests {
+        let newest = request
+            .model_id
+            .as_deref()
+            .is_some_and(|id| settings.is_newest_generation(id));
+        let placed = place_entries(&request.config, newest, text, settings, dialect)?;
+        let contents = text.get(request.contents.range.clone()).unwrap_or_default();
+        let mut arguments = vec![
+            dialect.argument("model", &request.model),
+            dialect.argument("input", contents),
+        ];
+        arguments.extend(placed.arguments);
+        edits.push(Edit::replace(
+            request.callee.clone(),
+            format!("{}.{}", unit.client_name, request.method),
+        ));
+        edits.push(arguments_edit(request, &arguments, &unit.client_name, text));
+        for statement in placed.inlined {
+            edits.push(Edit::replace(crate::api::line_removal(text, statement), ""));
+        }
+    }
+    edits.sort_by_key(|e| (e.range.start, e.range.end));
+    edits.dedup();
+    if edits.windows(2).any(|w| w[0].range.end > w[1].range.start) {
+        return Err("the unit's edits overlap".into());
+    }
+    Ok(edits)
+}
+
+/// A line longer than this is broken, one argument per line (the common formatters' width).
+const LINE_WIDTH: usize = 88;
+
+/// The new arguments in place of the old: joined as the old were, or, when the call was on one
+/// line and would grow past [`LINE_WIDTH`], one per line.
+fn arguments_edit(
+    request: &crate::api::LegacyRequest,
+    arguments: &[String],
+    client: &str,
+    text: &str,
+) -> Edit {
+    let joined = arguments.join(&request.separator);
+    let one_line = !request.separator.contains('\n');
+    let line_start = text[..request.callee.start].rfind('\n').map_or(0, |i| i + 1);
+    let line_end = text[request.parens.end..]
+        .find('\n')
+        .map_or(text.len(), |i| request.parens.end + i);
+    let width = (request.callee.start - line_start)
+        + client.len()
+        + request.method.len()
+        + 3
+        + joined.len()
+        + (line_end - request.parens.end);
+    if !one_line || width <= LINE_WIDTH {
+        return Edit::replace(request.arguments.clone(), joined);
+    }
+    let indent = crate::api::line_indent(text, request.callee.start);
+    let inner = format!("{indent}    ");
+    let lines: Vec<String> = arguments.iter().map(|a| format!("{inner}{a},")).collect();
+    Edit::replace(
+        request.parens.clone(),
+        format!("(\n{}\n{indent})", lines.join("\n")),
+    )
+}
