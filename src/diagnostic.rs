@@ -65,6 +65,9 @@ pub struct Fix {
     pub message: String,
     /// Sorted by start, non-overlapping.
     pub edits: Vec<Edit>,
+    /// The edits are already in the file's offsets (a fix across a notebook's cells), not in
+    /// the document's.
+    pub in_file: bool,
 }
 
 impl Fix {
@@ -74,6 +77,7 @@ impl Fix {
             applicability,
             message: message.into(),
             edits,
+            in_file: false,
         }
     }
 

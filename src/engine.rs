@@ -131,6 +131,10 @@ fn to_file(
     diagnostic.range = map.range(diagnostic.range.clone());
     diagnostic.cell = cell;
     if let Some(fix) = diagnostic.fix.take() {
+        if fix.in_file {
+            diagnostic.fix = Some(fix);
+            return diagnostic;
+        }
         match carry_edits(&fix.edits, map, doc_text) {
             Some(edits) => diagnostic.fix = Some(Fix::new(fix.applicability, fix.message, edits)),
             None => {
@@ -146,7 +150,7 @@ fn to_file(
 /// A fix's edits on the file's bytes. Edits carried one by one may collide in the file (two
 /// edits on one line of a notebook cell each rewrite that line's JSON string); then the fix is
 /// carried as one edit from its first to its last byte, which applies together or not at all.
-fn carry_edits(edits: &[Edit], map: &lang::OffsetMap, doc_text: &str) -> Option<Vec<Edit>> {
+pub(crate) fn carry_edits(edits: &[Edit], map: &lang::OffsetMap, doc_text: &str) -> Option<Vec<Edit>> {
     let carried: Option<Vec<Edit>> = edits.iter().map(|e| map.edit(e)).collect();
     if let Some(mut carried) = carried {
         carried.sort_by_key(|e| (e.range.start, e.range.end));

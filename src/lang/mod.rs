@@ -343,6 +343,84 @@ pub struct Document {
     tool_server: OnceLock<Option<crate::mcp::ToolServer>>,
     /// The benchmark-manifest violations of the document, computed once for the seven MAN rules.
     manifest_violations: OnceLock<Vec<crate::manifest::Violation>>,
+    /// For a code cell of a notebook: the module its cells make, and where this cell starts in
+    /// the module's text.
+    pub module: Option<(std::sync::Arc<Module>, usize)>,
+}
+
+/// A notebook's code cells read as one module, for what spans cells (a legacy client imported
+/// in one cell and used in others). Offsets are in `text`, the cells' texts joined by newlines.
+#[derive(Debug, Default)]
+pub struct Module {
+    pub text: String,
+    pub legacy: Vec<crate::api::LegacyUnit>,
+    pub comments: Vec<Range<usize>>,
+    pub cells: Vec<ModuleCell>,
+}
+
+/// Where a cell's text lies in its module, and how its offsets reach the file.
+#[derive(Debug)]
+pub struct ModuleCell {
+    pub base: usize,
+    pub len: usize,
+    pub map: Option<OffsetMap>,
+}
+
+impl Module {
+    /// Module edits as edits of the file: each carried through its cell's map; `None` when one
+    /// spans cells or cannot be carried exactly.
+    pub fn file_edits(&self, edits: &[crate::diagnostic::Edit]) -> Option<Vec<crate::diagnostic::Edit>> {
+        // A deletion of a cell's last line ends on the newline joining it to the next cell: it
+        // ends with the cell.
+        let edits: Vec<crate::diagnostic::Edit> = edits
+            .iter()
+            .map(|e| {
+                let mut e = e.clone();
+                if let Some(cell) = self.cells.iter().find(|c| e.range.end == c.base + c.len + 1)
+                    && e.range.start >= cell.base
+                    && e.content.is_empty()
+                {
+                    e.range.end -= 1;
+                }
+                e
+            })
+            .collect();
+        let edits = edits.as_slice();
+        let mut out = Vec::new();
+        for cell in &self.cells {
+            let local: Vec<crate::diagnostic::Edit> = edits
+                .iter()
+                .filter(|e| e.range.start >= cell.base && e.range.end <= cell.base + cell.len)
+                .map(|e| {
+                    crate::diagnostic::Edit::replace(
+                        e.range.start - cell.base..e.range.end - cell.base,
+                        e.content.clone(),
+                    )
+                })
+                .collect();
+            if local.is_empty() {
+                continue;
+            }
+            let text = self.text.get(cell.base..cell.base + cell.len)?;
+            match &cell.map {
+                Some(map) => out.extend(crate::engine::carry_edits(&local, map, text)?),
+                None => out.extend(local),
+            }
+        }
+        let carried: usize = edits
+            .iter()
+            .filter(|e| {
+                self.cells
+                    .iter()
+                    .any(|c| e.range.start >= c.base && e.range.end <= c.base + c.len)
+            })
+            .count();
+        if carried != edits.len() {
+            return None;
+        }
+        out.sort_by_key(|e| (e.range.start, e.range.end));
+        Some(out)
+    }
 }
 
 /// Where a notebook document lies in its cell, so findings can be shown relative to the cell.
@@ -391,6 +469,7 @@ impl Document {
             facts: OnceLock::new(),
             tool_server: OnceLock::new(),
             manifest_violations: OnceLock::new(),
+            module: None,
         }
     }
 

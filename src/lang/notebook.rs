@@ -123,6 +123,7 @@ fn link_cells(docs: Vec<CellDocument>) -> Vec<Document> {
         }
         mentions.push(here);
     }
+    let module = legacy_module(&docs);
     let mut env = super::python::facts::Env::new();
     let mut out = Vec::with_capacity(docs.len());
     for (cell, here) in docs.into_iter().zip(&mentions) {
@@ -138,9 +139,59 @@ fn link_cells(docs: Vec<CellDocument>) -> Vec<Document> {
             env.extend(exports);
             doc.magics = magics;
         }
+        if let Some((module, bases)) = &module
+            && let Some(base) = bases.get(out.len()).copied().flatten()
+        {
+            doc.module = Some((std::sync::Arc::clone(module), base));
+        }
         out.push(doc);
     }
     out
+}
+
+/// The code cells as one module text, parsed once, for the legacy client's units (an import in
+/// one cell, its models and requests in others); only for a notebook that names the legacy
+/// package. With it, where each document starts in the module (`None` for documents not in it).
+#[allow(clippy::type_complexity)]
+fn legacy_module(docs: &[CellDocument]) -> Option<(std::sync::Arc<super::Module>, Vec<Option<usize>>)> {
+    if !docs
+        .iter()
+        .any(|c| c.module && c.doc.text.contains("generativeai"))
+    {
+        return None;
+    }
+    let mut module = super::Module::default();
+    let mut bases = Vec::with_capacity(docs.len());
+    for cell in docs {
+        if !cell.module {
+            bases.push(None);
+            continue;
+        }
+        if !module.text.is_empty() {
+            module.text.push('\n');
+        }
+        let base = module.text.len();
+        module.text.push_str(&cell.doc.text);
+        module.cells.push(super::ModuleCell {
+            base,
+            len: cell.doc.text.len(),
+            map: cell.doc.map.clone(),
+        });
+        bases.push(Some(base));
+    }
+    let tree = treesitter::parse(Grammar::Python, &module.text)?;
+    if tree.root_node().has_error() {
+        return None;
+    }
+    let (facts, _) = super::python::facts::extract(
+        &tree,
+        &module.text,
+        &super::python::facts::Env::new(),
+        &Default::default(),
+    );
+    module.legacy = facts.legacy;
+    module.comments = facts.comments;
+    Some((std::sync::Arc::new(module), bases))
 }
 
 /// A document of a notebook cell, before the cells are linked.

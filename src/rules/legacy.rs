@@ -3,26 +3,64 @@
 //! unit's models as an interactions call with the model's settings merged by the request-field
 //! table. One fix, shared by the unit's findings: all of it applies or none.
 
+use std::ops::Range;
+
 use crate::api::{Call, LegacyUnit};
 use crate::diagnostic::Edit;
-use crate::lang::Document;
+use crate::lang::{Document, Module};
 use crate::settings::Settings;
 
 use super::request::{Dialect, place_entries};
 
-/// The unit a legacy create-content call belongs to, if any.
-pub fn unit_of<'d>(call: &Call, doc: &'d Document) -> Option<&'d LegacyUnit> {
-    doc.facts().legacy.iter().find(|u| u.calls.contains(&call.range))
+/// A unit and the text its offsets point into: the document's, or (in a notebook) the module
+/// its code cells make.
+pub struct Found<'d> {
+    pub unit: &'d LegacyUnit,
+    text: &'d str,
+    comments: &'d [Range<usize>],
+    module: Option<&'d Module>,
 }
 
-/// The edits migrating the unit, or why it cannot be migrated.
-pub fn rewrite_unit(unit: &LegacyUnit, doc: &Document, settings: &Settings) -> Result<Vec<Edit>, String> {
+/// The unit a legacy create-content call belongs to, if any.
+pub fn unit_of<'d>(call: &Call, doc: &'d Document) -> Option<Found<'d>> {
+    if let Some((module, base)) = &doc.module {
+        let range = call.range.start + base..call.range.end + base;
+        let unit = module.legacy.iter().find(|u| u.calls.contains(&range))?;
+        return Some(Found {
+            unit,
+            text: &module.text,
+            comments: &module.comments,
+            module: Some(module),
+        });
+    }
+    let facts = doc.facts();
+    let unit = facts.legacy.iter().find(|u| u.calls.contains(&call.range))?;
+    Some(Found {
+        unit,
+        text: &doc.text,
+        comments: &facts.comments,
+        module: None,
+    })
+}
+
+/// The edits migrating the unit (in the file's offsets when `in_file`), or why it cannot be
+/// migrated.
+pub fn rewrite_unit(
+    found: &Found,
+    dialect: Dialect,
+    settings: &Settings,
+) -> Result<(Vec<Edit>, bool), String> {
+    let unit = found.unit;
     if let Some(reason) = &unit.blocked {
         return Err(reason.clone());
     }
-    let dialect = Dialect::of(doc);
-    let text = &doc.text;
-    let facts = doc.facts();
+    let text = found.text;
+    let has_comment_in = |r: &Range<usize>| {
+        found
+            .comments
+            .iter()
+            .any(|c| c.start >= r.start && c.end <= r.end)
+    };
     let mut edits = Vec::new();
     // The client is created in place of the configure call, or just after the import.
     let (client_range, client_text) = &unit.client;
@@ -36,7 +74,7 @@ pub fn rewrite_unit(unit: &LegacyUnit, doc: &Document, settings: &Settings) -> R
         edits.push(Edit::replace(client_range.clone(), client_text.clone()));
     }
     for removal in &unit.removals {
-        if facts.has_comment_in(removal) {
+        if has_comment_in(removal) {
             return Err("a comment in a removed statement would be lost".into());
         }
         edits.push(Edit::replace(removal.clone(), ""));
@@ -67,7 +105,13 @@ pub fn rewrite_unit(unit: &LegacyUnit, doc: &Document, settings: &Settings) -> R
     if edits.windows(2).any(|w| w[0].range.end > w[1].range.start) {
         return Err("the unit's edits overlap".into());
     }
-    Ok(edits)
+    match found.module {
+        Some(module) => module
+            .file_edits(&edits)
+            .map(|edits| (edits, true))
+            .ok_or_else(|| "the edits cannot be carried into the notebook's cells".to_string()),
+        None => Ok((edits, false)),
+    }
 }
 
 /// A line longer than this is broken, one argument per line (the common formatters' width).

@@ -75,15 +75,19 @@ impl Rule for CreateContentCall {
                         format!("Create a client of the current package ({client}) and call `{create}`");
                     let diagnostic = Diagnostic::new(&META, Severity::Error, message, call.callee.clone());
                     cx.report(match super::legacy::unit_of(call, doc) {
-                        Some(unit) => match super::legacy::rewrite_unit(unit, doc, cx.settings) {
-                            Ok(edits) => diagnostic.with_fix(Fix::new(
-                                Applicability::Unsafe,
-                                format!(
-                                    "Migrate the legacy client here: `{}`, and each request as `{}.interactions.create(...)`",
-                                    unit.new_import, unit.client_name
-                                ),
-                                edits,
-                            )),
+                        Some(found) => match super::legacy::rewrite_unit(&found, dialect, cx.settings) {
+                            Ok((edits, in_file)) => {
+                                let mut fix = Fix::new(
+                                    Applicability::Unsafe,
+                                    format!(
+                                        "Migrate the legacy client here: `{}`, and each request as `{}.interactions.create(...)`",
+                                        found.unit.new_import, found.unit.client_name
+                                    ),
+                                    edits,
+                                );
+                                fix.in_file = in_file;
+                                diagnostic.with_fix(fix)
+                            }
                             Err(reason) => diagnostic
                                 .with_suggestion(format!("{advice}; not rewritten automatically: {reason}")),
                         },
