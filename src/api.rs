@@ -315,6 +315,9 @@ pub enum ReadKind {
     PartFunctionCall,
     /// `grounding_metadata` on a response or candidate.
     Grounding,
+    /// `response.parsed` (Python): the structured answer the current client parsed;
+    /// `as_object` when an attribute or item of it is read (a pydantic model's, most likely).
+    Parsed { as_object: bool },
 }
 
 impl ReadKind {

@@ -34,6 +34,7 @@ impl Rule for ResponseFormatPlacement {
             "responseMimeType",
             "responseSchema",
             "response_format",
+            ".parsed",
         ]
         .map(String::from)
         .to_vec()
@@ -42,6 +43,7 @@ impl Rule for ResponseFormatPlacement {
     fn check(&self, doc: &Document, cx: &mut RuleContext) {
         let dialect = Dialect::of(doc);
         let facts = doc.facts();
+        parsed_reads(doc, cx);
         for call in &facts.calls {
             let Some((config, map, editable)) = config_map(call) else {
                 continue;
@@ -118,5 +120,46 @@ impl Rule for ResponseFormatPlacement {
                 }
             }
         }
+    }
+}
+
+/// `response.parsed`: the current client parsed the structured answer itself; an interaction
+/// has no `parsed`. The answer's text is parsed instead: `json.loads(...)` (an unsafe fix where
+/// `json` is imported, the read is an interaction's and nothing is read from the parsed value as
+/// an object), or a pydantic model's `model_validate_json(...)` (a suggestion).
+fn parsed_reads(doc: &Document, cx: &mut RuleContext) {
+    let facts = doc.facts();
+    let dialect = Dialect::of(doc);
+    // A module-level `import json` of its own line.
+    let json_imported = doc.text.lines().any(|l| l.trim_end() == "import json");
+    for read in &facts.reads {
+        let crate::api::ReadKind::Parsed { as_object } = read.kind else {
+            continue;
+        };
+        let written = doc.text.get(read.range.clone()).unwrap_or_default();
+        let receiver = doc.text.get(read.receiver.clone()).unwrap_or_default();
+        let answer = dialect.answer_text(receiver);
+        let message = format!(
+            "`{written}` reads the answer the old client parsed by its schema; an interaction has no `parsed`"
+        );
+        let diagnostic = Diagnostic::new(&META, Severity::Error, message, read.range.clone());
+        let migrated = read.origin == crate::api::Origin::Interaction && read.all_interactions;
+        cx.report(if migrated && !as_object && json_imported {
+            diagnostic.with_fix(Fix::new(
+                Applicability::Unsafe,
+                "Parse the answer's text with `json.loads`",
+                vec![Edit::replace(read.range.clone(), format!("json.loads({answer})"))],
+            ))
+        } else {
+            let when = if migrated {
+                ""
+            } else {
+                " once the call is `interactions.create` (MIG001)"
+            };
+            diagnostic.with_suggestion(format!(
+                "Parse the answer's text{when}: `json.loads({answer})`, or `Model.model_validate_json({answer})` \
+                 for a pydantic model"
+            ))
+        });
     }
 }

@@ -1173,6 +1173,25 @@ impl<'t> Analyzer<'_, 't> {
                     detached: false,
                 });
             }
+            "parsed" => {
+                let origin = origin_of(self.classify(object, scope, 0))?;
+                if !matches!(origin, Origin::Response | Origin::Interaction) {
+                    return None;
+                }
+                let as_object = parent.is_some_and(|p| {
+                    matches!(p.kind(), "attribute" | "subscript")
+                        && (p.child_by_field_name("object") == Some(node)
+                            || p.child_by_field_name("value") == Some(node))
+                });
+                return Some(Read {
+                    kind: ReadKind::Parsed { as_object },
+                    range: node.byte_range(),
+                    receiver: object.byte_range(),
+                    origin,
+                    all_interactions: self.all_interactions(object, scope),
+                    detached: false,
+                });
+            }
             "candidates" => {
                 let origin = origin_of(self.classify(object, scope, 0))?;
                 let (kind, range) = self.candidates_chain(node)?;
