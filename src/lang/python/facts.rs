@@ -770,10 +770,22 @@ impl<'t> Analyzer<'_, 't> {
     /// `GenerateContentConfig`, `Part.from_text`: the name of the typed wrapper a call builds.
     fn wrapper_name(&self, call: Node<'t>, scope: usize) -> Option<String> {
         let function = call.child_by_field_name("function")?;
-        let Class::Module(path) = self.classify(function, scope, 0) else {
-            return None;
-        };
-        wrapper_of_path(&path)
+        match self.classify(function, scope, 0) {
+            Class::Module(path) => wrapper_of_path(&path),
+            // A snippet (a documentation code block) that uses the client's `types` module
+            // without importing it: `types` is bound nowhere.
+            _ => {
+                let written = self.src(function);
+                let rest = written.strip_prefix("types.")?;
+                let unbound = matches!(
+                    self.scopes.names.resolve("types", scope, function.start_byte()),
+                    Resolution::Unbound
+                ) && !self.env.contains_key("types");
+                unbound
+                    .then(|| wrapper_of_path(&format!("google.genai.types.{rest}")))
+                    .flatten()
+            }
+        }
     }
 
     fn wrapper(&self, node: Node<'t>, scope: usize) -> Option<Wrapper> {
