@@ -125,13 +125,16 @@ impl Rule for ResponseFormatPlacement {
 
 /// `response.parsed`: the current client parsed the structured answer itself; an interaction
 /// has no `parsed`. The answer's text is parsed instead: `json.loads(...)` (an unsafe fix where
-/// `json` is imported, the read is an interaction's and nothing is read from the parsed value as
-/// an object), or a pydantic model's `model_validate_json(...)` (a suggestion).
+/// `json` is imported, the read is an interaction's, nothing is read from the parsed value as an
+/// object and the module has no pydantic model), or a pydantic model's `model_validate_json(...)` (a suggestion).
 fn parsed_reads(doc: &Document, cx: &mut RuleContext) {
     let facts = doc.facts();
     let dialect = Dialect::of(doc);
     // A module-level `import json` of its own line.
     let json_imported = doc.text.lines().any(|l| l.trim_end() == "import json");
+    // A module that defines or uses pydantic models expects `parsed` to be one (`isinstance(
+    // response.parsed, Model)`): a dict would not do.
+    let pydantic = doc.text.contains("BaseModel") || doc.text.contains("model_json_schema");
     for read in &facts.reads {
         let crate::api::ReadKind::Parsed { as_object } = read.kind else {
             continue;
@@ -144,7 +147,7 @@ fn parsed_reads(doc: &Document, cx: &mut RuleContext) {
         );
         let diagnostic = Diagnostic::new(&META, Severity::Error, message, read.range.clone());
         let migrated = read.origin == crate::api::Origin::Interaction && read.all_interactions;
-        cx.report(if migrated && !as_object && json_imported {
+        cx.report(if migrated && !as_object && json_imported && !pydantic {
             diagnostic.with_fix(Fix::new(
                 Applicability::Unsafe,
                 "Parse the answer's text with `json.loads`",
