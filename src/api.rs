@@ -622,6 +622,12 @@ pub struct LegacyUnit {
     pub requests: Vec<LegacyRequest>,
     /// Every create-content call made through the unit, migrated or not.
     pub calls: Vec<Range<usize>>,
+    /// Further text to replace: other clients created, a legacy result's `.response` read as
+    /// the interaction itself.
+    pub replacements: Vec<(Range<usize>, String)>,
+    /// What follows a request's result where the legacy answer is read (`.response.text()`),
+    /// replaced by the interaction's answer path.
+    pub answers: Vec<Range<usize>>,
     /// Why the unit cannot be migrated automatically.
     pub blocked: Option<String>,
 }
@@ -635,6 +641,8 @@ pub struct LegacyRequest {
     /// (`interactions.create`, `aio.interactions.create`).
     pub callee: Range<usize>,
     pub method: String,
+    /// The client it goes through, when not the unit's own (one client per `new` in JavaScript).
+    pub client: Option<String>,
     /// The arguments as written (first to last), replaced by the new ones.
     pub arguments: Range<usize>,
     /// The argument list with its parentheses.

@@ -79,6 +79,14 @@ pub fn rewrite_unit(
         }
         edits.push(Edit::replace(removal.clone(), ""));
     }
+    for (range, replacement) in &unit.replacements {
+        edits.push(Edit::replace(range.clone(), replacement.clone()));
+    }
+    // The legacy answer read after a result (`.response.text()`) becomes the interaction's.
+    let answer = dialect.answer_text("");
+    for range in &unit.answers {
+        edits.push(Edit::replace(range.clone(), answer.clone()));
+    }
     for request in &unit.requests {
         let newest = request
             .model_id
@@ -91,11 +99,12 @@ pub fn rewrite_unit(
             dialect.argument("input", contents),
         ];
         arguments.extend(placed.arguments);
+        let client = request.client.as_deref().unwrap_or(&unit.client_name);
         edits.push(Edit::replace(
             request.callee.clone(),
-            format!("{}.{}", unit.client_name, request.method),
+            format!("{client}.{}", request.method),
         ));
-        edits.push(arguments_edit(request, &arguments, &unit.client_name, text));
+        edits.push(arguments_edit(request, &arguments, client, text, dialect));
         for statement in placed.inlined {
             edits.push(Edit::replace(crate::api::line_removal(text, statement), ""));
         }
@@ -114,18 +123,31 @@ pub fn rewrite_unit(
     }
 }
 
-/// A line longer than this is broken, one argument per line (the common formatters' width).
-const LINE_WIDTH: usize = 88;
+/// A line longer than this is broken, one argument per line (the common formatters' width:
+/// black's for Python, prettier's for JavaScript).
+fn line_width(dialect: Dialect) -> usize {
+    match dialect {
+        Dialect::JavaScript => 80,
+        _ => 88,
+    }
+}
 
 /// The new arguments in place of the old: joined as the old were, or, when the call was on one
-/// line and would grow past [`LINE_WIDTH`], one per line.
+/// line and would grow past the [`line_width`], one per line. JavaScript's are the properties of
+/// one request object.
 fn arguments_edit(
     request: &crate::api::LegacyRequest,
     arguments: &[String],
     client: &str,
     text: &str,
+    dialect: Dialect,
 ) -> Edit {
-    let joined = arguments.join(&request.separator);
+    let object = dialect == Dialect::JavaScript;
+    let joined = if object {
+        format!("{{ {} }}", arguments.join(", "))
+    } else {
+        arguments.join(&request.separator)
+    };
     let one_line = !request.separator.contains('\n');
     let line_start = text[..request.callee.start].rfind('\n').map_or(0, |i| i + 1);
     let line_end = text[request.parens.end..]
@@ -137,14 +159,16 @@ fn arguments_edit(
         + 3
         + joined.len()
         + (line_end - request.parens.end);
-    if !one_line || width <= LINE_WIDTH {
+    if (!one_line && !object) || width <= line_width(dialect) {
         return Edit::replace(request.arguments.clone(), joined);
     }
     let indent = crate::api::line_indent(text, request.callee.start);
-    let inner = format!("{indent}    ");
+    let step = if object { "  " } else { "    " };
+    let inner = format!("{indent}{step}");
     let lines: Vec<String> = arguments.iter().map(|a| format!("{inner}{a},")).collect();
+    let (open, close) = if object { ("({", "})") } else { ("(", ")") };
     Edit::replace(
         request.parens.clone(),
-        format!("(\n{}\n{indent})", lines.join("\n")),
+        format!("{open}\n{}\n{indent}{close}", lines.join("\n")),
     )
 }

@@ -17,6 +17,8 @@ use crate::api::{
 };
 use crate::lang::treesitter::{elements, removal, siblings};
 
+mod legacy;
+
 /// What a name or expression holds.
 #[derive(Clone, Debug, PartialEq, Eq)]
 enum Class {
@@ -91,6 +93,7 @@ pub fn extract(tree: &tree_sitter::Tree, text: &str) -> Facts {
             facts.wrappers.push(wrapper);
         }
     }
+    facts.legacy = a.legacy_units();
     for &node in &a.scopes.imports {
         if let Some(source) = node.child_by_field_name("source")
             && let Some(import) = a.import(node, source)

@@ -562,6 +562,7 @@ impl<'t> Analyzer<'_, 't> {
                 } else {
                     "interactions.create".to_string()
                 },
+                client: None,
                 arguments: span,
                 parens: arguments.byte_range(),
                 separator,
