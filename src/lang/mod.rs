@@ -254,6 +254,13 @@ impl OffsetMap {
         if self.single_line_edits && edit.content.contains('\n') {
             return None;
         }
+        // New lines in a notebook cell's source go into source strings of their own.
+        if edit.content.contains('\n')
+            && self.items.is_some()
+            && let Some(split) = self.items_edit(edit)
+        {
+            return Some(split);
+        }
         let start = segment.file + (edit.range.start - segment.doc);
         let end = segment.file + (edit.range.end - segment.doc);
         let content = if self.json_string {
@@ -345,16 +352,14 @@ pub struct Document {
     manifest_violations: OnceLock<Vec<crate::manifest::Violation>>,
     /// For a code cell of a notebook: the module its cells make, and where this cell starts in
     /// the module's text.
-    pub module: Option<(std::sync::Arc<Module>, usize)>,
+    pub module: Option<(std::rc::Rc<Module>, usize)>,
 }
 
 /// A notebook's code cells read as one module, for what spans cells (a legacy client imported
-/// in one cell and used in others). Offsets are in `text`, the cells' texts joined by newlines.
-#[derive(Debug, Default)]
+/// in one cell and used in others, a config bound in one cell for requests in others): the
+/// cells' texts joined by newlines, parsed as one Python document.
 pub struct Module {
-    pub text: String,
-    pub legacy: Vec<crate::api::LegacyUnit>,
-    pub comments: Vec<Range<usize>>,
+    pub doc: Document,
     pub cells: Vec<ModuleCell>,
 }
 
@@ -401,7 +406,7 @@ impl Module {
             if local.is_empty() {
                 continue;
             }
-            let text = self.text.get(cell.base..cell.base + cell.len)?;
+            let text = self.doc.text.get(cell.base..cell.base + cell.len)?;
             match &cell.map {
                 Some(map) => out.extend(crate::engine::carry_edits(&local, map, text)?),
                 None => out.extend(local),

@@ -123,7 +123,7 @@ fn link_cells(docs: Vec<CellDocument>) -> Vec<Document> {
         }
         mentions.push(here);
     }
-    let module = legacy_module(&docs);
+    let module = module_of(&docs);
     let mut env = super::python::facts::Env::new();
     let mut out = Vec::with_capacity(docs.len());
     for (cell, here) in docs.into_iter().zip(&mentions) {
@@ -142,56 +142,50 @@ fn link_cells(docs: Vec<CellDocument>) -> Vec<Document> {
         if let Some((module, bases)) = &module
             && let Some(base) = bases.get(out.len()).copied().flatten()
         {
-            doc.module = Some((std::sync::Arc::clone(module), base));
+            doc.module = Some((std::rc::Rc::clone(module), base));
         }
         out.push(doc);
     }
     out
 }
 
-/// The code cells as one module text, parsed once, for the legacy client's units (an import in
-/// one cell, its models and requests in others); only for a notebook that names the legacy
-/// package. With it, where each document starts in the module (`None` for documents not in it).
+/// The code cells as one module, parsed once, for what spans cells (see [`super::Module`]);
+/// only for a notebook whose code names the API. With it, where each document starts in the
+/// module (`None` for documents not in it).
 #[allow(clippy::type_complexity)]
-fn legacy_module(docs: &[CellDocument]) -> Option<(std::sync::Arc<super::Module>, Vec<Option<usize>>)> {
+fn module_of(docs: &[CellDocument]) -> Option<(std::rc::Rc<super::Module>, Vec<Option<usize>>)> {
+    const WORDS: [&str; 3] = ["generativeai", "generate_content", "GenerativeModel"];
     if !docs
         .iter()
-        .any(|c| c.module && c.doc.text.contains("generativeai"))
+        .any(|c| c.module && WORDS.iter().any(|w| c.doc.text.contains(w)))
     {
         return None;
     }
-    let mut module = super::Module::default();
+    let mut text = String::new();
+    let mut cells = Vec::new();
     let mut bases = Vec::with_capacity(docs.len());
     for cell in docs {
         if !cell.module {
             bases.push(None);
             continue;
         }
-        if !module.text.is_empty() {
-            module.text.push('\n');
+        if !text.is_empty() {
+            text.push('\n');
         }
-        let base = module.text.len();
-        module.text.push_str(&cell.doc.text);
-        module.cells.push(super::ModuleCell {
+        let base = text.len();
+        text.push_str(&cell.doc.text);
+        cells.push(super::ModuleCell {
             base,
             len: cell.doc.text.len(),
             map: cell.doc.map.clone(),
         });
         bases.push(Some(base));
     }
-    let tree = treesitter::parse(Grammar::Python, &module.text)?;
-    if tree.root_node().has_error() {
+    let doc = super::python::parse(text);
+    if doc.syntax_errors > 0 {
         return None;
     }
-    let (facts, _) = super::python::facts::extract(
-        &tree,
-        &module.text,
-        &super::python::facts::Env::new(),
-        &Default::default(),
-    );
-    module.legacy = facts.legacy;
-    module.comments = facts.comments;
-    Some((std::sync::Arc::new(module), bases))
+    Some((std::rc::Rc::new(super::Module { doc, cells }), bases))
 }
 
 /// A document of a notebook cell, before the cells are linked.

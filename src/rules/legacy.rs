@@ -25,11 +25,12 @@ pub struct Found<'d> {
 pub fn unit_of<'d>(call: &Call, doc: &'d Document) -> Option<Found<'d>> {
     if let Some((module, base)) = &doc.module {
         let range = call.range.start + base..call.range.end + base;
-        let unit = module.legacy.iter().find(|u| u.calls.contains(&range))?;
+        let facts = module.doc.facts();
+        let unit = facts.legacy.iter().find(|u| u.calls.contains(&range))?;
         return Some(Found {
             unit,
-            text: &module.text,
-            comments: &module.comments,
+            text: &module.doc.text,
+            comments: &facts.comments,
             module: Some(module),
         });
     }

@@ -51,11 +51,9 @@ impl Rule for CreateContentCall {
                     );
                     let diagnostic = Diagnostic::new(&META, Severity::Error, message, call.callee.clone());
                     cx.report(match rewrite_to_interactions(call, doc, cx.settings, false) {
-                        Ok(edits) => diagnostic.with_fix(Fix::new(
-                            Applicability::Unsafe,
-                            "Rewrite as `interactions.create(...)`",
-                            edits,
-                        )),
+                        Ok(rewritten) => diagnostic.with_fix(
+                            rewritten.fix(Applicability::Unsafe, "Rewrite as `interactions.create(...)`"),
+                        ),
                         Err(reason) => diagnostic.with_suggestion(format!(
                             "Call `{create}` with the config's entries as plain values; not rewritten \
                              automatically: {reason}"

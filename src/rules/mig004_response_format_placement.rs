@@ -82,11 +82,15 @@ impl Rule for ResponseFormatPlacement {
                         }
                     };
                     cx.report(match &rewrite {
-                        Ok(edits) => diagnostic.with_fix(Fix::new(
-                            Applicability::Unsafe,
-                            "Rewrite as `interactions.create(...)` with a top-level `response_format`",
-                            edits.clone(),
-                        )),
+                        Ok(rewritten) => {
+                            let mut fix = Fix::new(
+                                Applicability::Unsafe,
+                                "Rewrite as `interactions.create(...)` with a top-level `response_format`",
+                                rewritten.edits.clone(),
+                            );
+                            fix.in_file = rewritten.in_file;
+                            diagnostic.with_fix(fix)
+                        }
                         Err(why) => diagnostic
                             .with_suggestion(format!("{advice} (not rewritten automatically: {why})")),
                     });

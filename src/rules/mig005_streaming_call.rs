@@ -1,7 +1,7 @@
 //! MIG005 streaming-call: the predecessor streaming call, and stream chunks read the old way.
 
 use crate::api::{CallKind, Origin, ReadKind, ValueKind};
-use crate::diagnostic::{Applicability, Diagnostic, Fix, Severity};
+use crate::diagnostic::{Applicability, Diagnostic, Severity};
 use crate::endpoint::MATCHER;
 use crate::lang::recorded::{self, Record, TextUrl};
 use crate::lang::{Document, Surface};
@@ -50,13 +50,12 @@ impl Rule for StreamingCall {
                     );
                     let diagnostic = Diagnostic::new(&META, Severity::Error, message, call.callee.clone());
                     cx.report(match rewrite_to_interactions(call, doc, cx.settings, true) {
-                        Ok(edits) => diagnostic.with_fix(Fix::new(
+                        Ok(rewritten) => diagnostic.with_fix(rewritten.fix(
                             Applicability::Unsafe,
                             format!(
                                 "Rewrite as `interactions.create(...)` with `{}`",
                                 dialect.argument("stream", dialect.true_value())
                             ),
-                            edits,
                         )),
                         Err(reason) => diagnostic.with_suggestion(format!(
                             "Call `{create}`; not rewritten automatically: {reason}"

@@ -168,9 +168,57 @@ pub fn thinking_budget(entry: &Entry) -> Option<i64> {
     }
 }
 
-/// The rewrite of a predecessor create-content call (current client) as an interactions call:
-/// the edits, or why it cannot be rewritten.
+/// A rewrite's edits; `in_file` when they are already in the file's offsets (a notebook's
+/// rewrite computed on the module of its code cells, which may touch several cells).
+pub struct Rewritten {
+    pub edits: Vec<Edit>,
+    pub in_file: bool,
+}
+
+impl Rewritten {
+    pub fn fix(
+        self,
+        applicability: crate::diagnostic::Applicability,
+        message: impl Into<String>,
+    ) -> crate::diagnostic::Fix {
+        let mut fix = crate::diagnostic::Fix::new(applicability, message, self.edits);
+        fix.in_file = self.in_file;
+        fix
+    }
+}
+
+/// The rewrite of a predecessor create-content call (current client) as an interactions call,
+/// or why it cannot be rewritten. In a notebook the call is rewritten in the module its code
+/// cells make, so that a config bound in one cell and used in another is seen whole.
 pub fn rewrite_to_interactions(
+    call: &Call,
+    doc: &Document,
+    settings: &Settings,
+    stream: bool,
+) -> Result<Rewritten, String> {
+    if let Some((module, base)) = &doc.module {
+        let range = call.range.start + base..call.range.end + base;
+        if let Some(whole) = module
+            .doc
+            .facts()
+            .calls
+            .iter()
+            .find(|c| c.range == range && c.kind == call.kind)
+        {
+            let edits = rewrite_in_document(whole, &module.doc, settings, stream)?;
+            return module
+                .file_edits(&edits)
+                .map(|edits| Rewritten { edits, in_file: true })
+                .ok_or_else(|| "the edits cannot be carried into the notebook's cells".to_string());
+        }
+    }
+    rewrite_in_document(call, doc, settings, stream).map(|edits| Rewritten {
+        edits,
+        in_file: false,
+    })
+}
+
+fn rewrite_in_document(
     call: &Call,
     doc: &Document,
     settings: &Settings,
