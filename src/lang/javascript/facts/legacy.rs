@@ -592,6 +592,15 @@ impl<'t> Analyzer<'_, 't> {
             _ => return Err("the request is given request options".into()),
         };
         let contents_range = contents.range.clone();
+        let spread = arguments
+            .descendant_for_byte_range(contents_range.start, contents_range.end)
+            .map(unwrap)
+            .is_some_and(|node| {
+                node.kind() == "array" && children(node).any(|c| c.kind() == "spread_element")
+            });
+        if spread {
+            return Err("the contents are spread from a variable (`[prompt, ...parts]`)".into());
+        }
         let inner = arguments.start_byte() + 1..arguments.end_byte().saturating_sub(1);
         if self.scopes.comments.iter().any(|c| {
             c.start >= inner.start
