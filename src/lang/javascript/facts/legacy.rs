@@ -107,8 +107,7 @@ impl<'t> Analyzer<'_, 't> {
         bindings: usize,
         unit: &mut LegacyUnit,
     ) -> Outcome<()> {
-        let (statement, new_import) = self.import_rewrite(binding.kind)?;
-        unit.import = statement.byte_range();
+        let import = self.import_rewrite(binding.kind);
         // The clients, their models and the requests are found first, so that a blocked unit
         // still knows its calls.
         let mut problem: Option<String> = None;
@@ -139,10 +138,12 @@ impl<'t> Analyzer<'_, 't> {
         if let Some(why) = problem {
             return Err(why);
         }
+        let (statement, new_import) = import?;
+        unit.import = statement.byte_range();
         if bindings > 1 {
             return Err(format!("`{name}` is bound more than once"));
         }
-        if let Some(other) = self.other_legacy_name(statement, binding.start) {
+        if let Some(other) = self.other_legacy_name(statement, binding) {
             return Err(format!(
                 "`{other}` of the legacy package is used too, which has no automatic rewrite"
             ));
@@ -375,10 +376,10 @@ impl<'t> Analyzer<'_, 't> {
         let call = member.and_then(called);
         let call = match (method, call) {
             (Some("getGenerativeModel"), Some(call)) => call,
-            (Some("getGenerativeModelFromCachedContent"), _) => {
+            (Some("getGenerativeModelFromCachedContent"), call) => {
                 return Err((
                     format!("the model of line {line} is made from a cached content"),
-                    Vec::new(),
+                    call.map(|c| self.requests_of(c)).unwrap_or_default(),
                 ));
             }
             (Some(method), _) => {
@@ -591,6 +592,15 @@ impl<'t> Analyzer<'_, 't> {
             _ => return Err("the request is given request options".into()),
         };
         let contents_range = contents.range.clone();
+        let spread = arguments
+            .descendant_for_byte_range(contents_range.start, contents_range.end)
+            .map(unwrap)
+            .is_some_and(|node| {
+                node.kind() == "array" && children(node).any(|c| c.kind() == "spread_element")
+            });
+        if spread {
+            return Err("the contents are spread from a variable (`[prompt, ...parts]`)".into());
+        }
         let inner = arguments.start_byte() + 1..arguments.end_byte().saturating_sub(1);
         if self.scopes.comments.iter().any(|c| {
             c.start >= inner.start
@@ -674,6 +684,9 @@ impl<'t> Analyzer<'_, 't> {
                 let name = &constant.name;
                 for (load, _) in self.loads_of(name, constant.start, constant.scope) {
                     let Some(member) = member_of(load, self, "response") else {
+                        if self.harmless_use(load) {
+                            continue;
+                        }
                         return Err(format!(
                             "the result `{name}` is passed on or read otherwise than as its text (line {})",
                             load.start_position().row + 1
@@ -698,6 +711,7 @@ impl<'t> Analyzer<'_, 't> {
                             .and_then(|m| self.text_call(m));
                         match text {
                             Some(call) => unit.answers.push(read.end_byte()..call.end_byte()),
+                            None if self.harmless_use(read) => {}
                             None => {
                                 return Err(format!(
                                     "the response `{}` is passed on or read otherwise than as its text (line {})",
@@ -710,6 +724,40 @@ impl<'t> Analyzer<'_, 't> {
                 }
                 Ok(())
             }
+        }
+    }
+
+    /// The `generateContent` calls of a model bound by `const`, for a model not migrated.
+    fn requests_of(&self, model: Node<'t>) -> Vec<Range<usize>> {
+        let Some(constant) = self.constant(model) else {
+            return Vec::new();
+        };
+        self.loads_of(&constant.name, constant.start, constant.scope)
+            .into_iter()
+            .filter_map(|(load, _)| member_of(load, self, "generateContent"))
+            .filter_map(called)
+            .map(|c| c.byte_range())
+            .collect()
+    }
+
+    /// A use of a response that reads nothing of it: a truth test (`!response`,
+    /// `if (response)`) or logging it (`console.error("...", response)`).
+    fn harmless_use(&self, load: Node<'t>) -> bool {
+        let Some(parent) = load.parent() else {
+            return false;
+        };
+        match parent.kind() {
+            "unary_expression" => parent.child_by_field_name("operator").map(|o| self.src(o)) == Some("!"),
+            "parenthesized_expression" => parent.parent().is_some_and(|p| {
+                p.kind() == "if_statement" && p.child_by_field_name("condition") == Some(parent)
+            }),
+            "arguments" => parent
+                .parent()
+                .and_then(|call| call.child_by_field_name("function"))
+                .filter(|f| f.kind() == "member_expression")
+                .and_then(|f| f.child_by_field_name("object"))
+                .is_some_and(|o| o.kind() == "identifier" && self.src(o) == "console"),
+            _ => false,
         }
     }
 
@@ -747,13 +795,15 @@ impl<'t> Analyzer<'_, 't> {
     }
 
     /// Another name imported from the legacy package (or a sub-path) and used.
-    fn other_legacy_name(&self, statement: Node<'t>, start: usize) -> Option<String> {
+    fn other_legacy_name(&self, statement: Node<'t>, unit: &Binding<BindingKind<'t>>) -> Option<String> {
         let mut keys: Vec<&(usize, String)> = self.scopes.names.bindings.keys().collect();
         keys.sort();
         for key in keys {
             for binding in self.scopes.names.bindings.get(key).into_iter().flatten() {
                 // The legacy class bound elsewhere is a unit of its own.
-                if binding.start == start
+                // A name bound in an unrelated function is another unit's business.
+                if binding.start == unit.start
+                    || !self.related_scopes(binding.scope, unit.scope)
                     || self.legacy_source(binding.kind).is_none()
                     || self.imported_name(binding.kind) == Some(LEGACY_CLASS)
                 {
@@ -767,6 +817,21 @@ impl<'t> Analyzer<'_, 't> {
             }
         }
         None
+    }
+
+    /// Whether one scope is the other or inside it.
+    fn related_scopes(&self, a: usize, b: usize) -> bool {
+        let within = |from: usize, to: usize| {
+            let mut current = Some(from);
+            while let Some(c) = current {
+                if c == to {
+                    return true;
+                }
+                current = self.scopes.names.scopes.get(c).and_then(|info| info.parent);
+            }
+            false
+        };
+        within(a, b) || within(b, a)
     }
 
     /// The import statement or `require` declaration of a binding.
