@@ -287,6 +287,19 @@ pub struct NameValue {
     /// The name is used exactly once (here) and bound once, by a simple assignment in the same
     /// scope: it can be inlined.
     pub single_use: bool,
+    /// A config bound once and used only as the `config` of create-content calls: those calls
+    /// can be rewritten together, each with the config's entries, and the binding removed.
+    pub shared: Option<Box<SharedConfig>>,
+}
+
+/// A config several requests share (see [`NameValue::shared`]).
+#[derive(Clone, Debug)]
+pub struct SharedConfig {
+    pub value: Value,
+    /// The statement binding it.
+    pub statement: Range<usize>,
+    /// The calls using it.
+    pub calls: Vec<Range<usize>>,
 }
 
 /// What a name or expression holds, as far as the migration rules care.

@@ -224,6 +224,67 @@ fn rewrite_in_document(
     settings: &Settings,
     stream: bool,
 ) -> Result<Vec<Edit>, String> {
+    // A config several calls share: they are rewritten together and its binding goes.
+    if let Some(config) = call.arg("config")
+        && let ValueKind::Name(name) = &config.value.kind
+        && !name.single_use
+        && let Some(shared) = &name.shared
+    {
+        let facts = doc.facts();
+        let calls: Vec<&Call> = facts
+            .calls
+            .iter()
+            .filter(|c| shared.calls.contains(&c.range))
+            .collect();
+        if calls.len() != shared.calls.len() {
+            return Err(format!("the calls sharing `{}` are not all known", name.name));
+        }
+        let mut edits = Vec::new();
+        for other in calls {
+            let stream = if other.range == call.range {
+                stream
+            } else {
+                other.kind == CallKind::CreateStream
+            };
+            let rewritten = rewrite_one(other, doc, settings, stream, true).map_err(|why| {
+                format!(
+                    "`{}` is shared by {} calls, rewritten together; one of them cannot be: {why}",
+                    name.name,
+                    shared.calls.len()
+                )
+            })?;
+            edits.extend(rewritten);
+        }
+        let statement = crate::api::line_removal(&doc.text, shared.statement.clone());
+        if facts.has_comment_in(&statement) {
+            return Err(format!(
+                "a comment in the binding of `{}` would be lost",
+                name.name
+            ));
+        }
+        edits.push(Edit::replace(statement, ""));
+        edits.sort_by_key(|e| (e.range.start, e.range.end));
+        edits.dedup();
+        if edits.windows(2).any(|w| w[0].range.end > w[1].range.start) {
+            return Err(format!(
+                "the rewrites of the calls sharing `{}` overlap",
+                name.name
+            ));
+        }
+        return Ok(edits);
+    }
+    rewrite_one(call, doc, settings, stream, false)
+}
+
+/// One call's rewrite; `shared`: a config shared with other calls may be read (its binding is
+/// the caller's to remove).
+fn rewrite_one(
+    call: &Call,
+    doc: &Document,
+    settings: &Settings,
+    stream: bool,
+    shared: bool,
+) -> Result<Vec<Edit>, String> {
     let dialect = Dialect::of(doc);
     let text = &doc.text;
     let Some(method) = call.method.clone() else {
@@ -259,6 +320,9 @@ fn rewrite_in_document(
             ValueKind::Map(map) => (map.as_ref(), None),
             ValueKind::Name(name) => match (name.value.as_ref().and_then(|v| v.as_map()), name.single_use) {
                 (Some(map), true) => (map, name.statement.clone()),
+                _ if shared && let Some(map) = name.shared.as_ref().and_then(|s| s.value.as_map()) => {
+                    (map, None)
+                }
                 _ => {
                     return Err(format!(
                         "the config is held in `{}`, which is not a literal used only here",

@@ -574,6 +574,7 @@ impl<'t> Analyzer<'_, 't> {
             value: None,
             statement: None,
             single_use: false,
+            shared: None,
         };
         if let Resolution::Bound(binding, count) = self.scopes.names.resolve(&name, scope, node.start_byte())
             && binding.scope == scope

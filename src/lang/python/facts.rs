@@ -10,7 +10,7 @@ use super::scope::{BindingKind, Resolution, Scopes, children, text_of};
 use crate::api::line_indent;
 use crate::api::{
     API_METHODS, Call, CallKind, Entry, Facts, Flow, Import, MapValue, ModelRef, NameValue, Origin, Read,
-    ReadKind, TypesImport, Value, ValueKind, Wrapper, WrapperKind,
+    ReadKind, SharedConfig, TypesImport, Value, ValueKind, Wrapper, WrapperKind,
 };
 use crate::lang::treesitter::{elements, removal, siblings};
 
@@ -679,6 +679,7 @@ impl<'t> Analyzer<'_, 't> {
             value: None,
             statement: None,
             single_use: false,
+            shared: None,
         };
         if let Resolution::Bound(binding, count) = self.scopes.names.resolve(&name, scope, node.start_byte())
             && binding.scope == scope
@@ -690,7 +691,63 @@ impl<'t> Analyzer<'_, 't> {
                 && self.scopes.names.uses_in(scope, &name) == 1
                 && !(scope == 0 && self.elsewhere.contains(&name));
         }
+        if !out.single_use && depth == 0 {
+            out.shared = self.shared_config(&name, node, scope).map(Box::new);
+        }
         out
+    }
+
+    /// The config `name` (read at `node`) when it is bound once, in this scope or the module's,
+    /// to a config literal, and every read of it is the `config` argument of a create-content
+    /// call that names the client's `models`.
+    fn shared_config(&self, name: &str, node: Node<'t>, scope: usize) -> Option<SharedConfig> {
+        let is_config_argument = |load: Node<'t>| {
+            load.parent()
+                .filter(|p| p.kind() == "keyword_argument")
+                .filter(|p| p.child_by_field_name("value") == Some(load))
+                .and_then(|p| p.child_by_field_name("name"))
+                .is_some_and(|n| self.src(n) == "config")
+        };
+        if !is_config_argument(node) {
+            return None;
+        }
+        let Resolution::Bound(binding, 1) = self.scopes.names.resolve(name, scope, node.start_byte()) else {
+            return None;
+        };
+        if binding.scope != scope && binding.scope != 0 || binding.scope == 0 && self.elsewhere.contains(name)
+        {
+            return None;
+        }
+        let BindingKind::Assign { value, statement } = binding.kind else {
+            return None;
+        };
+        let value = self.value(value, binding.scope, 1);
+        if !value.as_map().is_some_and(|m| m.complete) {
+            return None;
+        }
+        let mut calls = Vec::new();
+        for &(load, load_scope) in self.scopes.loads.get(name)? {
+            match self.scopes.names.resolve(name, load_scope, load.start_byte()) {
+                Resolution::Bound(b, _) if b.start == binding.start && b.scope == binding.scope => {}
+                Resolution::Bound(..) | Resolution::Unbound => continue,
+                Resolution::Opaque => return None,
+            }
+            if !is_config_argument(load) {
+                return None;
+            }
+            let call = load.parent()?.parent()?.parent().filter(|c| c.kind() == "call")?;
+            match self.call_kind(call, load_scope, 0) {
+                Some((CallKind::Create | CallKind::CreateStream, Some(_), _)) => {
+                    calls.push(call.byte_range())
+                }
+                _ => return None,
+            }
+        }
+        (calls.len() > 1).then(|| SharedConfig {
+            value,
+            statement: statement.byte_range(),
+            calls,
+        })
     }
 
     fn dictionary(&self, node: Node<'t>, scope: usize, depth: usize) -> MapValue {
