@@ -82,6 +82,7 @@ impl<'t> Analyzer<'_, 't> {
         let mut configures = Vec::new();
         let mut models = Vec::new();
         let mut wrappers = Vec::new();
+        let mut files = Vec::new();
         let mut other = None;
         for &(load, scope) in &loads {
             let attribute = load
@@ -95,6 +96,9 @@ impl<'t> Analyzer<'_, 't> {
                 (Some("configure"), Some(call)) => configures.push(call),
                 (Some("GenerativeModel"), Some(call)) => models.push((call, scope)),
                 (Some("GenerationConfig"), Some(call)) => wrappers.push(call),
+                (Some(member @ ("upload_file" | "get_file" | "delete_file" | "list_files")), Some(call)) => {
+                    files.push((member, call))
+                }
                 (Some("types"), _) => {
                     let outer = attribute
                         .and_then(|a| a.parent())
@@ -182,6 +186,15 @@ impl<'t> Analyzer<'_, 't> {
                 unit.removals.extend(inlined);
             }
         }
+        for (member, call) in files {
+            if call.start_byte() < unit.client.0.start {
+                return Err(format!(
+                    "`{name}.{member}` is called before the client would be created"
+                ));
+            }
+            let replacement = self.files_call(member, call, client)?;
+            unit.replacements.push((call.byte_range(), replacement));
+        }
         if let Some(wrapper) = wrappers.iter().find(|w| !consumed.contains(&w.start_byte())) {
             return Err(format!(
                 "`{}` is used outside a model's settings",
@@ -191,6 +204,63 @@ impl<'t> Analyzer<'_, 't> {
             ));
         }
         Ok(())
+    }
+
+    /// A legacy files call (`genai.upload_file(path, mime_type=...)`) as the client's
+    /// (`client.files.upload(file=path, config={"mime_type": ...})`).
+    fn files_call(&self, member: &str, call: Node<'t>, client: &str) -> Outcome<String> {
+        let shown = format!(
+            "`{}`",
+            call.child_by_field_name("function").map_or("", |f| self.src(f))
+        );
+        let arguments = call
+            .child_by_field_name("arguments")
+            .filter(|a| a.kind() == "argument_list")
+            .ok_or_else(|| format!("{shown} is not called with a plain argument list"))?;
+        if self.has_comment(arguments.byte_range()) {
+            return Err(format!("a comment in the arguments of {shown} would be lost"));
+        }
+        let (method, first, config_keys): (&str, Option<&str>, &[&str]) = match member {
+            "upload_file" => ("upload", Some("file"), &["mime_type", "display_name", "name"]),
+            "get_file" => ("get", Some("name"), &[]),
+            "delete_file" => ("delete", Some("name"), &[]),
+            _ => ("list", None, &[]),
+        };
+        let mut args = Vec::new();
+        let mut config = Vec::new();
+        for (i, element) in elements(arguments).into_iter().enumerate() {
+            match element.kind() {
+                "keyword_argument" => {
+                    let (Some(key), Some(value)) = (
+                        element.child_by_field_name("name").map(|n| self.src(n)),
+                        element.child_by_field_name("value").map(|v| self.src(v)),
+                    ) else {
+                        return Err(format!("an argument of {shown} is not a plain keyword"));
+                    };
+                    match key {
+                        "path" if first == Some("file") => args.push(format!("file={value}")),
+                        "name" if first == Some("name") => args.push(format!("name={value}")),
+                        key if config_keys.contains(&key) => config.push(format!("\"{key}\": {value}")),
+                        key => {
+                            return Err(format!(
+                                "{shown} is given `{key}`, which has no counterpart in the client"
+                            ));
+                        }
+                    }
+                }
+                "comment" => {}
+                _ if i == 0
+                    && let Some(first) = first =>
+                {
+                    args.push(format!("{first}={}", self.src(element)))
+                }
+                _ => return Err(format!("{shown} is given an argument interlint cannot place")),
+            }
+        }
+        if !config.is_empty() {
+            args.push(format!("config={{{}}}", config.join(", ")));
+        }
+        Ok(format!("{client}.files.{method}({})", args.join(", ")))
     }
 
     /// The loads of `name` that see `binding`.
