@@ -670,4 +670,6 @@ pub struct LegacyRequest {
     pub config: MapValue,
     /// The model id when it is a literal (whether it is of the newest generation).
     pub model_id: Option<String>,
+    /// Called with `stream=True`: the interactions call streams too.
+    pub stream: bool,
 }

@@ -100,6 +100,9 @@ pub fn rewrite_unit(
             dialect.argument("input", contents),
         ];
         arguments.extend(placed.arguments);
+        if request.stream {
+            arguments.push(dialect.argument("stream", dialect.true_value()));
+        }
         let client = request.client.as_deref().unwrap_or(&unit.client_name);
         edits.push(Edit::replace(
             request.callee.clone(),
@@ -172,4 +175,36 @@ fn arguments_edit(
         request.parens.clone(),
         format!("{open}\n{}\n{indent}{close}", lines.join("\n")),
     )
+}
+
+/// A legacy create-content finding with its unit's fix, or with `advice` and why the unit is
+/// not migrated.
+pub fn with_unit_fix(
+    diagnostic: crate::diagnostic::Diagnostic,
+    call: &Call,
+    doc: &Document,
+    settings: &Settings,
+    advice: &str,
+) -> crate::diagnostic::Diagnostic {
+    match unit_of(call, doc) {
+        Some(found) => match rewrite_unit(&found, Dialect::of(doc), settings) {
+            Ok((edits, in_file)) => {
+                let client = found.unit.client_name.as_str();
+                let mut fix = crate::diagnostic::Fix::new(
+                    crate::diagnostic::Applicability::Unsafe,
+                    format!(
+                        "Migrate the legacy client here: `{}`, and each request as `{client}.interactions.create(...)`",
+                        found.unit.new_import
+                    ),
+                    edits,
+                );
+                fix.in_file = in_file;
+                diagnostic.with_fix(fix)
+            }
+            Err(reason) => {
+                diagnostic.with_suggestion(format!("{advice}; not rewritten automatically: {reason}"))
+            }
+        },
+        None => diagnostic.with_suggestion(advice),
+    }
 }

@@ -72,25 +72,13 @@ impl Rule for CreateContentCall {
                     let advice =
                         format!("Create a client of the current package ({client}) and call `{create}`");
                     let diagnostic = Diagnostic::new(&META, Severity::Error, message, call.callee.clone());
-                    cx.report(match super::legacy::unit_of(call, doc) {
-                        Some(found) => match super::legacy::rewrite_unit(&found, dialect, cx.settings) {
-                            Ok((edits, in_file)) => {
-                                let mut fix = Fix::new(
-                                    Applicability::Unsafe,
-                                    format!(
-                                        "Migrate the legacy client here: `{}`, and each request as `{}.interactions.create(...)`",
-                                        found.unit.new_import, found.unit.client_name
-                                    ),
-                                    edits,
-                                );
-                                fix.in_file = in_file;
-                                diagnostic.with_fix(fix)
-                            }
-                            Err(reason) => diagnostic
-                                .with_suggestion(format!("{advice}; not rewritten automatically: {reason}")),
-                        },
-                        None => diagnostic.with_suggestion(advice),
-                    });
+                    cx.report(super::legacy::with_unit_fix(
+                        diagnostic,
+                        call,
+                        doc,
+                        cx.settings,
+                        &advice,
+                    ));
                 }
                 CallKind::Interactions if dialect == Dialect::JavaScript => {
                     camel_case_fields(call, cx);

@@ -67,12 +67,15 @@ impl Rule for StreamingCall {
                         "`{}` streams from the predecessor endpoint through the legacy client",
                         call.callee_text
                     );
-                    cx.report(
-                        Diagnostic::new(&META, Severity::Error, message, call.callee.clone())
-                            .with_suggestion(format!(
-                                "Create a client of the current package and call `{create}`"
-                            )),
-                    );
+                    let diagnostic = Diagnostic::new(&META, Severity::Error, message, call.callee.clone());
+                    let advice = format!("Create a client of the current package and call `{create}`");
+                    cx.report(super::legacy::with_unit_fix(
+                        diagnostic,
+                        call,
+                        doc,
+                        cx.settings,
+                        &advice,
+                    ));
                 }
                 // The legacy chat helper streams a turn with `stream=True`.
                 CallKind::SendMessage

@@ -635,6 +635,7 @@ impl<'t> Analyzer<'_, 't> {
                     wrapper: None,
                 },
                 model_id,
+                stream: false,
             },
             inlined,
         ))

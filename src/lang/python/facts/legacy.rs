@@ -37,6 +37,8 @@ struct Model<'t> {
     /// The assignment statement binding it, to delete.
     statement: Option<Node<'t>>,
     requests: Vec<Node<'t>>,
+    /// Its `count_tokens(...)` calls.
+    counts: Vec<Node<'t>>,
 }
 
 impl<'t> Analyzer<'_, 't> {
@@ -179,6 +181,10 @@ impl<'t> Analyzer<'_, 't> {
                 }
                 unit.removals
                     .push(line_removal(self.text, statement.byte_range()));
+            }
+            for &count in &model.counts {
+                let replacement = self.count_call(model.call, count, &unit.client_name)?;
+                unit.replacements.push((count.byte_range(), replacement));
             }
             for &request in &model.requests {
                 let (request, inlined) = self.legacy_request(model.call, request, &mut consumed)?;
@@ -372,6 +378,7 @@ impl<'t> Analyzer<'_, 't> {
             call,
             statement: None,
             requests: Vec::new(),
+            counts: Vec::new(),
         };
         let why = self.legacy_model_requests(&mut model, scope).err();
         (model, why)
@@ -430,6 +437,7 @@ impl<'t> Analyzer<'_, 't> {
                 (Some("generate_content" | "generate_content_async"), Some(request)) => {
                     model.requests.push(request)
                 }
+                (Some("count_tokens"), Some(count)) => model.counts.push(count),
                 (Some(member), _) => {
                     problem.get_or_insert(format!("the model object `{name}` is also used for `{member}`"));
                 }
@@ -511,6 +519,7 @@ impl<'t> Analyzer<'_, 't> {
         let request_scope = scope_of(request);
         let elements_of_request = elements(arguments);
         let mut contents = None;
+        let mut stream = false;
         for (i, element) in elements_of_request.iter().enumerate() {
             match element.kind() {
                 "keyword_argument" => {
@@ -527,7 +536,11 @@ impl<'t> Analyzer<'_, 't> {
                             }
                             settings.push(entry);
                         }
-                        "stream" => return Err("the request streams (`stream=...`)".into()),
+                        "stream" => match self.src(*element).rsplit('=').next().map(str::trim) {
+                            Some("True") => stream = true,
+                            Some("False") => {}
+                            _ => return Err("the request's `stream` is not `True` or `False`".into()),
+                        },
                         key => {
                             return Err(format!(
                                 "the request is given `{key}`, which has no place in an interactions request"
@@ -644,8 +657,57 @@ impl<'t> Analyzer<'_, 't> {
                     wrapper: None,
                 },
                 model_id,
+                stream,
             },
             inlined,
+        ))
+    }
+
+    /// `model.count_tokens(x)` → `client.models.count_tokens(model=m, contents=x)`.
+    fn count_call(&self, model: Node<'t>, count: Node<'t>, client: &str) -> Outcome<String> {
+        let model_arguments = model
+            .child_by_field_name("arguments")
+            .filter(|a| a.kind() == "argument_list")
+            .ok_or("the model's arguments are not a plain list")?;
+        let model_value = elements(model_arguments)
+            .into_iter()
+            .find_map(|e| match e.kind() {
+                "keyword_argument" => e
+                    .child_by_field_name("name")
+                    .filter(|n| matches!(self.src(*n), "model_name" | "model"))
+                    .and_then(|_| e.child_by_field_name("value")),
+                "comment" => None,
+                _ => Some(e),
+            })
+            .ok_or("the model is not named (the legacy client's default model)")?;
+        let scope = self
+            .scopes
+            .calls
+            .iter()
+            .find(|(n, _)| *n == model)
+            .map_or(0, |(_, s)| *s);
+        let (model_text, _) = self.model_text(model_value, scope)?;
+        let arguments = count
+            .child_by_field_name("arguments")
+            .filter(|a| a.kind() == "argument_list")
+            .ok_or("`count_tokens` is not called with a plain argument list")?;
+        if self.has_comment(arguments.byte_range()) {
+            return Err("a comment in the arguments of `count_tokens` would be lost".into());
+        }
+        let elements = elements(arguments);
+        let contents = match elements.as_slice() {
+            [one] if one.kind() == "keyword_argument" => match (
+                one.child_by_field_name("name").map(|n| self.src(n)),
+                one.child_by_field_name("value"),
+            ) {
+                (Some("contents"), Some(value)) => self.src(value),
+                _ => return Err("`count_tokens` is given an argument other than the contents".into()),
+            },
+            [one] if !matches!(one.kind(), "list_splat" | "dictionary_splat") => self.src(*one),
+            _ => return Err("`count_tokens` is not given exactly the contents".into()),
+        };
+        Ok(format!(
+            "{client}.models.count_tokens(model={model_text}, contents={contents})"
         ))
     }
 
