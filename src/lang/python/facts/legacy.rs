@@ -51,15 +51,42 @@ impl<'t> Analyzer<'_, 't> {
             let Some(list) = self.scopes.names.bindings.get(key) else {
                 continue;
             };
-            for binding in list {
-                let BindingKind::Import { module, path } = binding.kind else {
-                    continue;
-                };
-                if self.import_class(module, path) != Class::Module(LEGACY_MODULE.to_string()) {
-                    continue;
-                }
+            let legacy: Vec<(&Binding<BindingKind<'t>>, Node<'t>)> = list
+                .iter()
+                .filter_map(|binding| match binding.kind {
+                    BindingKind::Import { module, path }
+                        if self.import_class(module, path) == Class::Module(LEGACY_MODULE.to_string()) =>
+                    {
+                        Some((binding, path))
+                    }
+                    _ => None,
+                })
+                .collect();
+            // The same import repeated (a notebook's sections each import the package): one
+            // unit, every import rewritten.
+            if legacy.len() == list.len() && legacy.len() > 1 {
+                let bindings: Vec<&Binding<BindingKind<'t>>> = legacy.iter().map(|(b, _)| *b).collect();
                 let mut unit = LegacyUnit::default();
-                if let Err(reason) = self.legacy_unit(&key.1, binding, list.len(), path, &mut unit) {
+                if let Err(reason) = self.legacy_unit(&key.1, &bindings, 1, legacy[0].1, &mut unit) {
+                    unit.blocked = Some(reason);
+                }
+                for (_, path) in legacy.iter().skip(1) {
+                    match ancestor(*path, &["import_statement", "import_from_statement"]) {
+                        Some(statement) if unit.blocked.is_none() => unit
+                            .replacements
+                            .push((statement.byte_range(), unit.new_import.clone())),
+                        Some(_) => {}
+                        None => {
+                            unit.blocked = Some("an import is not a statement interlint can rewrite".into())
+                        }
+                    }
+                }
+                units.push(unit);
+                continue;
+            }
+            for (binding, path) in legacy {
+                let mut unit = LegacyUnit::default();
+                if let Err(reason) = self.legacy_unit(&key.1, &[binding], list.len(), path, &mut unit) {
                     unit.blocked = Some(reason);
                 }
                 units.push(unit);
@@ -71,7 +98,7 @@ impl<'t> Analyzer<'_, 't> {
     fn legacy_unit(
         &self,
         name: &str,
-        binding: &Binding<BindingKind<'t>>,
+        imports: &[&Binding<BindingKind<'t>>],
         bindings: usize,
         path: Node<'t>,
         unit: &mut LegacyUnit,
@@ -80,7 +107,13 @@ impl<'t> Analyzer<'_, 't> {
             .ok_or("the import is not a statement interlint can rewrite")?;
         unit.import = statement.byte_range();
         // Requests are found first, so that a blocked unit still knows its calls.
-        let loads = self.loads_of(name, binding);
+        let binding = *imports.first().ok_or("no import")?;
+        if let Some(line) = self.opaque_load(name, binding.scope) {
+            return Err(format!(
+                "`{name}` is read on line {line} where interlint cannot tell which binding it means"
+            ));
+        }
+        let loads = self.loads_of(name, imports);
         let mut configures = Vec::new();
         let mut models = Vec::new();
         let mut wrappers = Vec::new();
@@ -270,7 +303,7 @@ impl<'t> Analyzer<'_, 't> {
     }
 
     /// The loads of `name` that see `binding`.
-    fn loads_of(&self, name: &str, binding: &Binding<BindingKind<'t>>) -> Vec<(Node<'t>, usize)> {
+    fn loads_of(&self, name: &str, imports: &[&Binding<BindingKind<'t>>]) -> Vec<(Node<'t>, usize)> {
         self.scopes
             .loads
             .get(name)
@@ -281,12 +314,26 @@ impl<'t> Analyzer<'_, 't> {
                     .filter(|(node, scope)| {
                         matches!(
                             self.scopes.names.resolve(name, *scope, node.start_byte()),
-                            Resolution::Bound(b, _) if b.start == binding.start && b.scope == binding.scope
+                            Resolution::Bound(b, _)
+                                if imports.iter().any(|i| b.start == i.start && b.scope == i.scope)
                         )
                     })
                     .collect()
             })
             .unwrap_or_default()
+    }
+
+    /// The line of a read of `name` that sees the bindings of `scope` but resolves to none of
+    /// them in particular (a name bound several times, read from a function).
+    fn opaque_load(&self, name: &str, scope: usize) -> Option<usize> {
+        self.scopes.loads.get(name)?.iter().find_map(|(node, s)| {
+            (self.scopes.names.declaring_scope(name, *s) == Some(scope)
+                && matches!(
+                    self.scopes.names.resolve(name, *s, node.start_byte()),
+                    Resolution::Opaque
+                ))
+            .then(|| node.start_position().row + 1)
+        })
     }
 
     /// Whether code that sees the unit's scope could mean something else by `name`: it is bound
