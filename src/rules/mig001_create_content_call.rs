@@ -37,6 +37,7 @@ impl Rule for CreateContentCall {
     fn check(&self, doc: &Document, cx: &mut RuleContext) {
         let dialect = Dialect::of(doc);
         let create = dialect.create_call(&[]);
+        let mut own_project: Option<bool> = None;
         for call in &doc.facts().calls {
             let through = if call.alias.is_some() {
                 " (an alias of the create-content method)"
@@ -61,6 +62,18 @@ impl Rule for CreateContentCall {
                     });
                 }
                 CallKind::LegacyCreate { stream: false } => {
+                    // The legacy package's own project (its tests, samples) uses it by design.
+                    let own = *own_project.get_or_insert_with(|| {
+                        super::mig011_client_package::in_legacy_project(
+                            cx.path,
+                            cx.settings,
+                            doc.surface == crate::lang::Surface::Python
+                                || doc.surface == crate::lang::Surface::Notebook,
+                        )
+                    });
+                    if own {
+                        continue;
+                    }
                     let message = format!(
                         "`{}` calls the predecessor create-content endpoint through the legacy client",
                         call.callee_text

@@ -41,6 +41,7 @@ impl Rule for ResponseText {
 
     fn check(&self, doc: &Document, cx: &mut RuleContext) {
         let dialect = Dialect::of(doc);
+        let mut own_project: Option<bool> = None;
         for read in &doc.facts().reads {
             let fixable_form = match read.kind {
                 ReadKind::Text => true,
@@ -49,6 +50,19 @@ impl Rule for ResponseText {
             };
             // A stream chunk's text is MIG005's.
             if read.kind == ReadKind::Text && read.origin == Origin::StreamChunk {
+                continue;
+            }
+            // The legacy package's own project reads its own responses by design (MIG001 is
+            // not reported there either).
+            if read.origin == Origin::Response
+                && *own_project.get_or_insert_with(|| {
+                    super::mig011_client_package::in_legacy_project(
+                        cx.path,
+                        cx.settings,
+                        dialect == Dialect::Python,
+                    )
+                })
+            {
                 continue;
             }
             let written = doc.text.get(read.range.clone()).unwrap_or_default();

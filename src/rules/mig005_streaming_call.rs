@@ -40,6 +40,7 @@ impl Rule for StreamingCall {
         let facts = doc.facts();
         let dialect = Dialect::of(doc);
         let create = dialect.create_call(&[("stream", dialect.true_value())]);
+        let mut own_project: Option<bool> = None;
         for call in &facts.calls {
             match call.kind {
                 CallKind::CreateStream => {
@@ -63,6 +64,18 @@ impl Rule for StreamingCall {
                     });
                 }
                 CallKind::LegacyCreate { stream: true } => {
+                    // The legacy package's own project (its tests, samples) uses it by design.
+                    let own = *own_project.get_or_insert_with(|| {
+                        super::mig011_client_package::in_legacy_project(
+                            cx.path,
+                            cx.settings,
+                            doc.surface == crate::lang::Surface::Python
+                                || doc.surface == crate::lang::Surface::Notebook,
+                        )
+                    });
+                    if own {
+                        continue;
+                    }
                     let message = format!(
                         "`{}` streams from the predecessor endpoint through the legacy client",
                         call.callee_text

@@ -210,7 +210,7 @@ fn legacy_imports(doc: &Document, cx: &mut RuleContext) {
 
 /// Whether `path` lies in the folder of the Python package `module` (`google.generativeai` →
 /// `.../google/generativeai/...`).
-fn is_inside_package(path: &std::path::Path, module: &str) -> bool {
+pub(crate) fn is_inside_package(path: &std::path::Path, module: &str) -> bool {
     let parts: Vec<&str> = module.split('.').collect();
     let folders: Vec<&str> = path
         .parent()
@@ -227,7 +227,7 @@ const PROJECT_DEPTH: usize = 6;
 /// Whether a folder above `path` holds the Python package `module` itself
 /// (`google/generativeai/__init__.py`): the file belongs to the package's own project (its tests,
 /// its docs build), which imports the package by design.
-fn project_holds_package(path: &std::path::Path, module: &str) -> bool {
+pub(crate) fn project_holds_package(path: &std::path::Path, module: &str) -> bool {
     let package: std::path::PathBuf = module.split('.').collect();
     path.ancestors()
         .skip(1)
@@ -392,6 +392,33 @@ fn split_clause(clause: &str) -> (&str, &str) {
         }
     }
     ("", clause)
+}
+
+/// Whether a folder above `path` is the project of one of the JavaScript packages `names`: its
+/// `package.json` names it (the package's own tests and samples use it by design).
+pub(crate) fn js_project_is_package(path: &std::path::Path, names: &[String]) -> bool {
+    path.ancestors().skip(1).take(PROJECT_DEPTH).any(|folder| {
+        std::fs::read_to_string(folder.join("package.json"))
+            .ok()
+            .and_then(|text| serde_json::from_str::<serde_json::Value>(&text).ok())
+            .and_then(|json| json.get("name")?.as_str().map(str::to_string))
+            .is_some_and(|name| names.contains(&name))
+    })
+}
+
+/// Whether the file belongs to the legacy client package's own project (its tests, samples and
+/// docs build), where the legacy client is used by design.
+pub(crate) fn in_legacy_project(path: &std::path::Path, settings: &Settings, python: bool) -> bool {
+    if python {
+        settings
+            .clients
+            .python
+            .legacy_modules
+            .iter()
+            .any(|m| is_inside_package(path, m) || project_holds_package(path, m))
+    } else {
+        js_project_is_package(path, &settings.clients.javascript.legacy)
+    }
 }
 
 #[cfg(test)]

@@ -27,7 +27,7 @@ mod mig007_rest_endpoint;
 mod mig008_typed_wrapper;
 mod mig009_deprecated_model_id;
 mod mig010_newest_generation_fields;
-mod mig011_client_package;
+pub(crate) mod mig011_client_package;
 mod mig012_grounding_metadata;
 pub mod request;
 mod structured_output;
