@@ -406,18 +406,25 @@ pub(crate) fn js_project_is_package(path: &std::path::Path, names: &[String]) ->
     })
 }
 
-/// Whether the file belongs to the legacy client package's own project (its tests, samples and
-/// docs build), where the legacy client is used by design.
+/// Whether the file is the legacy client package's own code or tests (in the package's own
+/// project, under its source or a test folder), where the legacy client is used by design. Its
+/// samples and docs are not: they show how to call the API and migrate like any user's code.
 pub(crate) fn in_legacy_project(path: &std::path::Path, settings: &Settings, python: bool) -> bool {
+    let under_tests = path
+        .parent()
+        .into_iter()
+        .flat_map(|p| p.components())
+        .filter_map(|c| c.as_os_str().to_str())
+        .any(|c| matches!(c, "tests" | "test" | "test-integration" | "__tests__"));
     if python {
         settings
             .clients
             .python
             .legacy_modules
             .iter()
-            .any(|m| is_inside_package(path, m) || project_holds_package(path, m))
+            .any(|m| is_inside_package(path, m) || under_tests && project_holds_package(path, m))
     } else {
-        js_project_is_package(path, &settings.clients.javascript.legacy)
+        under_tests && js_project_is_package(path, &settings.clients.javascript.legacy)
     }
 }
 
