@@ -46,6 +46,8 @@ struct Model<'t> {
     client: String,
     statement: Option<Node<'t>>,
     requests: Vec<Node<'t>>,
+    /// Its `countTokens(...)` calls.
+    counts: Vec<Node<'t>>,
     scope: usize,
 }
 
@@ -172,6 +174,10 @@ impl<'t> Analyzer<'_, 't> {
                 }
                 unit.removals
                     .push(line_removal(self.text, statement.byte_range()));
+            }
+            for &count in &model.counts {
+                let replacement = self.count_call(model, count)?;
+                unit.replacements.push((count.byte_range(), replacement));
             }
             for &request in &model.requests {
                 let (legacy, inlined) = self.legacy_request(model, request)?;
@@ -400,6 +406,7 @@ impl<'t> Analyzer<'_, 't> {
             client: client.to_string(),
             statement: None,
             requests: Vec::new(),
+            counts: Vec::new(),
             scope,
         };
         // Chained: `client.getGenerativeModel({...}).generateContent(x)`.
@@ -411,6 +418,10 @@ impl<'t> Analyzer<'_, 't> {
             return match (method, called(outer)) {
                 (Some("generateContent"), Some(request)) => {
                     model.requests.push(request);
+                    Ok(model)
+                }
+                (Some("countTokens"), Some(count)) => {
+                    model.counts.push(count);
                     Ok(model)
                 }
                 (Some(method), _) => Err((
@@ -447,6 +458,7 @@ impl<'t> Analyzer<'_, 't> {
                 .map(|p| self.src(p));
             match (method, member.and_then(called)) {
                 (Some("generateContent"), Some(request)) => model.requests.push(request),
+                (Some("countTokens"), Some(count)) => model.counts.push(count),
                 (Some(method), _) => {
                     problem.get_or_insert(format!("the model object `{name}` is also used for `{method}`"));
                 }
@@ -462,6 +474,48 @@ impl<'t> Analyzer<'_, 't> {
             Some(why) => Err((why, model.requests.iter().map(|r| r.byte_range()).collect())),
             None => Ok(model),
         }
+    }
+
+    /// `model.countTokens(x)` → `client.models.countTokens({ model: "m", contents: x })`.
+    fn count_call(&self, model: &Model<'t>, count: Node<'t>) -> Outcome<String> {
+        let parameters = match self.arguments(model.call).as_slice() {
+            [only] if unwrap(*only).kind() == "object" => unwrap(*only),
+            _ => return Err("the model's parameters are not an object literal".into()),
+        };
+        let map = self.object(parameters, model.scope, 0);
+        let model_value = map
+            .entries
+            .iter()
+            .find(|e| e.key == "model")
+            .map(|e| &e.value)
+            .ok_or("the model is not named")?;
+        let model_text = match &model_value.kind {
+            ValueKind::Str(id) if id.starts_with("tunedModels/") => {
+                return Err(format!("the model is the tuned model `{id}`"));
+            }
+            ValueKind::Str(id) if id.starts_with("models/") => {
+                serde_json::Value::String(id.trim_start_matches("models/").to_string()).to_string()
+            }
+            _ => self
+                .text
+                .get(model_value.range.clone())
+                .unwrap_or_default()
+                .to_string(),
+        };
+        let arguments = count
+            .child_by_field_name("arguments")
+            .ok_or("`countTokens` has no arguments")?;
+        if self.has_comment(arguments.byte_range()) {
+            return Err("a comment in the arguments of `countTokens` would be lost".into());
+        }
+        let contents = match self.arguments(count).as_slice() {
+            [only] if !matches!(unwrap(*only).kind(), "object" | "spread_element") => self.src(*only),
+            _ => return Err("`countTokens` is not given exactly the contents".into()),
+        };
+        Ok(format!(
+            "{}.models.countTokens({{ model: {model_text}, contents: {contents} }})",
+            model.client
+        ))
     }
 
     /// A legacy request with the model's settings merged, and the bindings its config inlines.
