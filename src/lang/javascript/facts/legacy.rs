@@ -15,6 +15,10 @@ use crate::lang::bindings::Binding;
 use crate::lang::treesitter::elements;
 
 /// The legacy package; its sub-paths (`/server`) belong to it too.
+/// Names the legacy package exports that the current package exports alike (the same enum
+/// values): an import of the class may keep them.
+const KEPT_NAMES: &[&str] = &["HarmCategory", "HarmBlockThreshold"];
+
 const LEGACY_PACKAGE: &str = "@google/generative-ai";
 const LEGACY_CLASS: &str = "GoogleGenerativeAI";
 const CURRENT_PACKAGE: &str = "@google/genai";
@@ -201,10 +205,21 @@ impl<'t> Analyzer<'_, 't> {
                     .find(|c| c.kind() == "import_clause")
                     .ok_or("the import has no clause")?;
                 let parts: Vec<Node> = children(clause).collect();
-                let single = matches!(parts.as_slice(), [named] if named.kind() == "named_imports"
-                    && elements(*named).len() == 1);
-                if !single {
+                let [named] = parts.as_slice() else {
                     return Err("the import statement imports other names too".into());
+                };
+                if named.kind() != "named_imports" {
+                    return Err("the import statement imports other names too".into());
+                }
+                // Beside the class, only names the current package exports alike may stay.
+                for specifier in elements(*named) {
+                    let imported = specifier.child_by_field_name("name").map(|n| self.src(n));
+                    if imported != Some(LEGACY_CLASS) && !imported.is_some_and(|n| KEPT_NAMES.contains(&n)) {
+                        return Err(format!(
+                            "the import statement imports `{}` too, which the current package does not export alike",
+                            imported.unwrap_or_else(|| self.src(specifier))
+                        ));
+                    }
                 }
                 if self.src(statement).starts_with("import type") {
                     return Err("the import imports types only".into());
@@ -861,6 +876,16 @@ impl<'t> Analyzer<'_, 't> {
                     || !self.related_scopes(binding.scope, unit.scope)
                     || self.legacy_source(binding.kind).is_none()
                     || self.imported_name(binding.kind) == Some(LEGACY_CLASS)
+                {
+                    continue;
+                }
+                // Imported by the unit's own statement and exported alike by the current package:
+                // the rewritten import keeps it.
+                if self
+                    .imported_name(binding.kind)
+                    .is_some_and(|n| KEPT_NAMES.contains(&n))
+                    && self.binding_statement(binding.kind).map(|s| s.byte_range())
+                        == Some(statement.byte_range())
                 {
                     continue;
                 }
