@@ -483,7 +483,10 @@ pub fn place_entries(
     });
     match super::structured_output::response_format(map, text, dialect) {
         _ if plain_text_only => {}
-        Some(Ok((format, _))) => placer.put(Place::TopLevel, "response_format", format, "response_format"),
+        Some(Ok((format, inlined))) => {
+            placer.inlined.extend(inlined);
+            placer.put(Place::TopLevel, "response_format", format, "response_format")
+        }
         Some(Err(why)) => placer
             .problems
             .push(format!("structured output is not carried over: {why}")),

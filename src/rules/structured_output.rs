@@ -15,13 +15,12 @@ use super::request::Dialect;
 pub const STRUCTURED_OUTPUT_KEYS: &[&str] =
     &["response_mime_type", "response_schema", "response_json_schema"];
 
+/// The `response_format` value, and the binding of a schema written into it (to remove).
+pub type Format = (String, Option<std::ops::Range<usize>>);
+
 /// A config's structured-output request as the `response_format` value it becomes, with the
-/// entries it replaces; `None` when the config has none, `Err` with why it cannot be written.
-pub fn response_format<'m>(
-    map: &'m MapValue,
-    text: &str,
-    dialect: Dialect,
-) -> Option<Result<(String, Vec<&'m Entry>), String>> {
+/// binding it inlines; `None` when the config has none, `Err` with why it cannot be written.
+pub fn response_format(map: &MapValue, text: &str, dialect: Dialect) -> Option<Result<Format, String>> {
     let find = |names: &[&str]| -> Vec<&Entry> {
         map.entries
             .iter()
@@ -44,18 +43,18 @@ pub fn response_format<'m>(
             ("type".to_string(), dialect.string("text")),
             ("mime_type".to_string(), dialect.string("application/json")),
         ];
-        let mut replaced = vec![*mime];
+        let mut inlined = None;
         match schemas.as_slice() {
             // JSON mode without a schema.
             [] => {}
             [schema] => {
-                format.push(("schema".to_string(), json_schema(&schema.value, text, dialect)?));
-                replaced.push(*schema);
+                let (written, binding) = json_schema(&schema.value, text, dialect)?;
+                format.push(("schema".to_string(), written));
+                inlined = binding;
             }
             _ => return Err("the config holds more than one schema".into()),
         }
-        replaced.sort_by_key(|e| e.range.start);
-        Ok((dialect.map(&format), replaced))
+        Ok((dialect.map(&format), inlined))
     })();
     Some(result)
 }
@@ -70,7 +69,50 @@ static TYPE_ENUM: LazyLock<Option<Regex>> =
 /// The schema as JSON Schema, written in the request's language: a literal (its type names
 /// lower-cased), a pydantic model's `model_json_schema()` (`list[M]` as an array of them), or a
 /// name bound to a JSON Schema literal; otherwise why not.
-fn json_schema(value: &Value, text: &str, dialect: Dialect) -> Result<String, String> {
+fn json_schema(
+    value: &Value,
+    text: &str,
+    dialect: Dialect,
+) -> Result<(String, Option<std::ops::Range<usize>>), String> {
+    json_schema_text(value, text, dialect)
+        .map(|written| (written, None))
+        .or_else(|why| {
+            // A name bound to an OpenAPI-style literal for this request alone: the literal,
+            // converted, is written into the request and the binding goes.
+            match &value.kind {
+                ValueKind::Name(name) if name.single_use => {
+                    let (Some(bound), Some(statement)) = (name.value.as_ref(), name.statement.clone()) else {
+                        return Err(why);
+                    };
+                    match &bound.kind {
+                        ValueKind::Map(map) if map.wrapper.is_none() && map.complete => {
+                            let literal = text.get(bound.range.clone()).unwrap_or_default();
+                            Ok((lower_type_names(literal).ok_or(why)?, Some(statement)))
+                        }
+                        _ => Err(why),
+                    }
+                }
+                _ => Err(why),
+            }
+        })
+}
+
+/// OpenAPI-style type names in a literal as JSON Schema's (`"OBJECT"` → `"object"`).
+fn lower_type_names(s: &str) -> Option<String> {
+    let (Some(type_name), Some(type_enum)) = (TYPE_NAME.as_ref(), TYPE_ENUM.as_ref()) else {
+        return None;
+    };
+    let s = type_name.replace_all(s, |c: &regex::Captures| {
+        format!("{}\"{}\"", &c[1], c[2].to_lowercase())
+    });
+    Some(
+        type_enum
+            .replace_all(&s, |c: &regex::Captures| format!("\"{}\"", c[1].to_lowercase()))
+            .into_owned(),
+    )
+}
+
+fn json_schema_text(value: &Value, text: &str, dialect: Dialect) -> Result<String, String> {
     let written = text.get(value.range.clone()).unwrap_or_default().trim();
     let (Some(type_name), Some(type_enum)) = (TYPE_NAME.as_ref(), TYPE_ENUM.as_ref()) else {
         return Err("internal pattern unavailable".into());
@@ -103,11 +145,23 @@ fn json_schema(value: &Value, text: &str, dialect: Dialect) -> Result<String, St
                     ))
                 }
             }
+            None if dialect == Dialect::Python && python_type(written).is_some() => Ok(format!(
+                "{{\"type\": \"{}\"}}",
+                python_type(written).unwrap_or_default()
+            )),
             None if dialect == Dialect::Python && is_class_name(written) => {
                 Ok(format!("{written}.model_json_schema()"))
             }
             _ => Err(format!("what `{written}` holds is not known")),
         },
+        // Already JSON Schema: a pydantic model's own.
+        _ if dialect == Dialect::Python
+            && written
+                .strip_suffix(".model_json_schema()")
+                .is_some_and(is_class_name) =>
+        {
+            Ok(written.to_string())
+        }
         _ if dialect == Dialect::Python => match list_of_model(written) {
             Some(item) => {
                 let items = match python_type(item) {
