@@ -572,9 +572,25 @@ impl Placer<'_> {
             }
             Place::Nested => match &entry.value.kind {
                 ValueKind::Map(inner) if inner.complete => self.place_map(inner, Some(&key))?,
-                _ => self
-                    .problems
-                    .push(format!("`{shown}` is not an object written in the request")),
+                // A name bound to an object in the same scope: its entries are read; the binding
+                // goes when this request was its only use, else it stays for the others.
+                ValueKind::Name(name)
+                    if let Some(inner) = name
+                        .value
+                        .as_ref()
+                        .and_then(|v| v.as_map())
+                        .filter(|m| m.complete) =>
+                {
+                    if name.single_use
+                        && let Some(statement) = &name.statement
+                    {
+                        self.inlined.push(statement.clone());
+                    }
+                    self.place_map(inner, Some(&key))?
+                }
+                _ => self.problems.push(format!(
+                    "`{shown}` is not an object written in the request or bound to one in the same scope"
+                )),
             },
             Place::Thinking => {
                 let budget = match &entry.value.kind {
