@@ -328,6 +328,9 @@ pub enum ReadKind {
     PartFunctionCall,
     /// `grounding_metadata` on a response or candidate.
     Grounding,
+    /// `response.usage_metadata` (`usageMetadata`): the token counts; `member` is the count
+    /// read from it (`.total_token_count`), as a byte range, when one is.
+    Usage { member: Option<(usize, usize)> },
     /// `response.parsed` (Python): the structured answer the current client parsed;
     /// `as_object` when an attribute or item of it is read (a pydantic model's, most likely).
     Parsed { as_object: bool },

@@ -87,6 +87,17 @@ pub struct ThinkingMapping {
 pub struct RequestFields {
     pub request_field: Vec<RequestField>,
     pub thinking: ThinkingMapping,
+    pub usage: UsageMapping,
+}
+
+/// A response's token counts (`usage_metadata`) as an interaction's (`usage`), field by field.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct UsageMapping {
+    /// The interaction's field.
+    pub field: String,
+    /// Each predecessor count (snake_case) and the interaction's.
+    pub names: std::collections::BTreeMap<String, String>,
 }
 
 impl RequestFields {

@@ -46,6 +46,7 @@ impl Rule for ResponseText {
             let fixable_form = match read.kind {
                 ReadKind::Text => true,
                 ReadKind::Candidates { simple_text } => simple_text,
+                ReadKind::Usage { .. } => false,
                 _ => continue,
             };
             // A stream chunk's text is MIG005's.
@@ -63,6 +64,10 @@ impl Rule for ResponseText {
                     )
                 })
             {
+                continue;
+            }
+            if let ReadKind::Usage { member } = read.kind {
+                usage_read(read, member, doc, cx);
                 continue;
             }
             let written = doc.text.get(read.range.clone()).unwrap_or_default();
@@ -101,4 +106,50 @@ impl Rule for ResponseText {
             );
         }
     }
+}
+
+/// `R.usage_metadata` (and a count read from it): an interaction's counts are `R.usage`, with the
+/// names of the request-field table's `[usage]` mapping. Unsafe: the counts are named and grouped
+/// differently.
+fn usage_read(read: &crate::api::Read, member: Option<(usize, usize)>, doc: &Document, cx: &mut RuleContext) {
+    if !matches!(read.origin, Origin::Response | Origin::Interaction) {
+        return;
+    }
+    let usage = &cx.settings.fields.usage;
+    let receiver = doc.text.get(read.receiver.clone()).unwrap_or_default();
+    let written = doc.text.get(read.range.clone()).unwrap_or_default();
+    let member_name = member.and_then(|(start, end)| doc.text.get(start..end));
+    let message = format!(
+        "`{written}` reads the token counts the predecessor way; an interaction has `{}`",
+        usage.field
+    );
+    let diagnostic = Diagnostic::new(&META, Severity::Error, message, read.range.clone());
+    let migrated = read.origin == Origin::Interaction && read.all_interactions;
+    let (range, new) = match (member, member_name) {
+        (Some((_, end)), Some(name)) => match usage.names.get(name) {
+            Some(renamed) => (
+                read.range.start..end,
+                format!("{receiver}.{}.{renamed}", usage.field),
+            ),
+            None => {
+                cx.report(diagnostic.with_suggestion(format!(
+                    "Read the interaction's `{receiver}.{}`; `{name}` has no counterpart there",
+                    usage.field
+                )));
+                return;
+            }
+        },
+        _ => (read.range.clone(), format!("{receiver}.{}", usage.field)),
+    };
+    cx.report(if migrated {
+        diagnostic.with_fix(Fix::new(
+            Applicability::Unsafe,
+            format!("Read `{new}`"),
+            vec![Edit::replace(range, new.clone())],
+        ))
+    } else {
+        diagnostic.with_suggestion(format!(
+            "Read `{new}` once the call is `interactions.create` (MIG001)"
+        ))
+    });
 }

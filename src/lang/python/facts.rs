@@ -1242,6 +1242,24 @@ impl<'t> Analyzer<'_, 't> {
                     detached: false,
                 });
             }
+            "usage_metadata" => {
+                let origin = origin_of(self.classify(object, scope, 0))?;
+                if !matches!(origin, Origin::Response | Origin::Interaction) {
+                    return None;
+                }
+                let member = parent
+                    .filter(|p| p.kind() == "attribute" && p.child_by_field_name("object") == Some(node))
+                    .and_then(|p| p.child_by_field_name("attribute"))
+                    .map(|a| (a.start_byte(), a.end_byte()));
+                return Some(Read {
+                    kind: ReadKind::Usage { member },
+                    range: node.byte_range(),
+                    receiver: object.byte_range(),
+                    origin,
+                    all_interactions: self.all_interactions(object, scope),
+                    detached: false,
+                });
+            }
             "parsed" => {
                 let origin = origin_of(self.classify(object, scope, 0))?;
                 if !matches!(origin, Origin::Response | Origin::Interaction) {
