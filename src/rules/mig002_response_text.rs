@@ -116,7 +116,15 @@ fn usage_read(read: &crate::api::Read, member: Option<(usize, usize)>, doc: &Doc
         return;
     }
     let usage = &cx.settings.fields.usage;
-    let receiver = doc.text.get(read.receiver.clone()).unwrap_or_default();
+    let written_receiver = doc.text.get(read.receiver.clone()).unwrap_or_default();
+    // The legacy JavaScript result holds its response (`result.response.usageMetadata`); the
+    // interaction is the result itself.
+    let receiver = match Dialect::of(doc) {
+        Dialect::JavaScript if read.origin == Origin::Response => written_receiver
+            .strip_suffix(".response")
+            .unwrap_or(written_receiver),
+        _ => written_receiver,
+    };
     let written = doc.text.get(read.range.clone()).unwrap_or_default();
     let member_name = member.and_then(|(start, end)| doc.text.get(start..end));
     let message = format!(
@@ -126,7 +134,7 @@ fn usage_read(read: &crate::api::Read, member: Option<(usize, usize)>, doc: &Doc
     let diagnostic = Diagnostic::new(&META, Severity::Error, message, read.range.clone());
     let migrated = read.origin == Origin::Interaction && read.all_interactions;
     let (range, new) = match (member, member_name) {
-        (Some((_, end)), Some(name)) => match usage.names.get(name) {
+        (Some((_, end)), Some(name)) => match usage.names.get(&crate::request_fields::snake_case(name)) {
             Some(renamed) => (
                 read.range.start..end,
                 format!("{receiver}.{}.{renamed}", usage.field),

@@ -939,6 +939,27 @@ impl<'t> Analyzer<'_, 't> {
                     detached: false,
                 })
             }
+            "usageMetadata" if call.is_none() => {
+                let origin = response_origin(&self.classify(object, scope, 0))?;
+                if !matches!(origin, Origin::Response | Origin::Interaction) {
+                    return None;
+                }
+                let member = node
+                    .parent()
+                    .filter(|p| {
+                        p.kind() == "member_expression" && p.child_by_field_name("object") == Some(node)
+                    })
+                    .and_then(|p| p.child_by_field_name("property"))
+                    .map(|p| (p.start_byte(), p.end_byte()));
+                Some(Read {
+                    kind: ReadKind::Usage { member },
+                    range: node.byte_range(),
+                    receiver,
+                    origin,
+                    all_interactions: origin == Origin::Interaction && self.all_interactions(object, scope),
+                    detached: false,
+                })
+            }
             "groundingMetadata" if call.is_none() => {
                 // `R.candidates[i].groundingMetadata` is the candidates chain's read.
                 let subscript = unwrap(object);
