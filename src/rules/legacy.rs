@@ -94,7 +94,9 @@ pub fn rewrite_unit(
             .as_deref()
             .is_some_and(|id| settings.is_newest_generation(id));
         let placed = place_entries(&request.config, newest, text, settings, dialect)?;
-        let contents = text.get(request.contents.range.clone()).unwrap_or_default();
+        let written = text.get(request.contents.range.clone()).unwrap_or_default();
+        let converted = super::request::input_value(&request.contents, text, dialect)?;
+        let contents = converted.as_deref().unwrap_or(written);
         let mut arguments = vec![
             dialect.argument("model", &request.model),
             dialect.argument("input", contents),

@@ -308,10 +308,12 @@ fn rewrite_one(
     let mut edits = vec![Edit::replace(method, "interactions.create")];
     if let Some(contents) = call.arg("contents") {
         // `{ contents }` names a variable too: keep it as the value.
-        let edit = if contents.key_range == contents.value.range {
-            Edit::replace(contents.range.clone(), dialect.argument("input", &contents.key))
-        } else {
-            Edit::replace(contents.key_range.clone(), "input")
+        let edit = match input_value(&contents.value, text, dialect)? {
+            Some(converted) => Edit::replace(contents.range.clone(), dialect.argument("input", &converted)),
+            None if contents.key_range == contents.value.range => {
+                Edit::replace(contents.range.clone(), dialect.argument("input", &contents.key))
+            }
+            None => Edit::replace(contents.key_range.clone(), "input"),
         };
         edits.push(edit);
     }
@@ -872,4 +874,107 @@ fn merge_insertions(edits: Vec<Edit>) -> Vec<Edit> {
         }
     }
     merged
+}
+
+/// The `contents` of a request as an interactions `input`, when it must be written anew: a list
+/// of texts becomes a list of text contents (`[{"type": "text", "text": ...}]`), since the input
+/// is a string, a content or a list of contents (the public interactions reference), never a
+/// list of strings. `None` when the value is kept as written (a string, a name); `Err` when a
+/// list holds something interlint cannot tell is text (an image, a file, a typed part), which
+/// must become a content of its own kind by hand.
+pub fn input_value(value: &Value, text: &str, dialect: Dialect) -> Result<Option<String>, String> {
+    let raw = text.get(value.range.clone()).unwrap_or_default();
+    let typed = |raw: &str| raw.contains("Part(") || raw.contains("Part.from") || raw.contains("Content(");
+    match &value.kind {
+        ValueKind::List(items) => {
+            // One turn of one text (`[{"role": "user", "parts": [{"text": t}]}]`): the text.
+            if let [only] = items.as_slice()
+                && let Some(map) = only.as_map()
+                && map.entries.iter().any(|e| e.key == "role")
+                && let Some(inner) = single_text_part(map, text)
+            {
+                return Ok(Some(inner));
+            }
+            let turns = items
+                .iter()
+                .filter(|item| {
+                    item.as_map()
+                        .is_some_and(|m| m.entries.iter().any(|e| e.key == "role"))
+                })
+                .count();
+            if turns > 1 {
+                return Err(
+                    "the contents are a conversation (turns with roles): the interactions endpoint keeps it \
+                     with `previous_interaction_id` (MIG003)"
+                        .into(),
+                );
+            }
+            let mut texts = Vec::with_capacity(items.len());
+            for item in items {
+                let written = text.get(item.range.clone()).unwrap_or_default();
+                let is_text = match &item.kind {
+                    ValueKind::Str(_) => true,
+                    ValueKind::Name(name) => {
+                        matches!(name.value.as_ref().map(|v| &v.kind), Some(ValueKind::Str(_)))
+                    }
+                    // An f-string or a template literal.
+                    ValueKind::Other => {
+                        (written.starts_with("f\"") || written.starts_with("f'") || written.starts_with('`'))
+                            && !typed(written)
+                    }
+                    _ => false,
+                };
+                let single_text = item.as_map().and_then(|m| single_text_part(m, text));
+                match (is_text, single_text) {
+                    (true, _) => texts.push(written.to_string()),
+                    (false, Some(inner)) => texts.push(inner),
+                    _ if item
+                        .as_map()
+                        .is_some_and(|m| m.entries.iter().any(|e| e.key == "role")) =>
+                    {
+                        return Err(format!(
+                            "the contents hold `{}`, a content in the old shape; the interactions input is a \
+                             string or a list of contents",
+                            crate::diagnostic::one_line(written)
+                        ));
+                    }
+                    _ => {
+                        return Err(format!(
+                            "the contents hold `{}`, which interlint cannot tell is text; the interactions input \
+                             is a string or a list of contents (`{}`), each of its own kind",
+                            crate::diagnostic::one_line(written),
+                            dialect.map(&[
+                                ("type".to_string(), dialect.string("image")),
+                                ("uri".to_string(), "...".to_string()),
+                                ("mime_type".to_string(), "...".to_string()),
+                            ])
+                        ));
+                    }
+                }
+            }
+            let contents: Vec<String> = texts
+                .iter()
+                .map(|t| {
+                    dialect.map(&[
+                        ("type".to_string(), dialect.string("text")),
+                        ("text".to_string(), t.clone()),
+                    ])
+                })
+                .collect();
+            Ok(Some(format!("[{}]", contents.join(", "))))
+        }
+        ValueKind::Map(map) => match single_text_part(map, text) {
+            Some(inner) => Ok(Some(inner)),
+            None => Err(format!(
+                "the contents are `{}`, a content in the old shape; the interactions input is a string or a list \
+                 of contents",
+                crate::diagnostic::one_line(raw)
+            )),
+        },
+        ValueKind::Other if typed(raw) => Err(format!(
+            "the contents are `{}`, a typed part; the interactions input is a string or a list of contents",
+            crate::diagnostic::one_line(raw)
+        )),
+        _ => Ok(None),
+    }
 }
