@@ -909,7 +909,7 @@ pub fn input_value(value: &Value, text: &str, dialect: Dialect) -> Result<Option
                         .into(),
                 );
             }
-            let mut texts = Vec::with_capacity(items.len());
+            let mut contents: Vec<String> = Vec::with_capacity(items.len());
             for item in items {
                 let written = text.get(item.range.clone()).unwrap_or_default();
                 let is_text = match &item.kind {
@@ -926,8 +926,10 @@ pub fn input_value(value: &Value, text: &str, dialect: Dialect) -> Result<Option
                 };
                 let single_text = item.as_map().and_then(|m| single_text_part(m, text));
                 match (is_text, single_text) {
-                    (true, _) => texts.push(written.to_string()),
-                    (false, Some(inner)) => texts.push(inner),
+                    (true, _) => contents.push(text_content(written, dialect)),
+                    (false, Some(inner)) => contents.push(text_content(&inner, dialect)),
+                    // A typed part naming a file by its URI and a literal mime type.
+                    _ if let Some(content) = uri_content(written, dialect) => contents.push(content),
                     _ if item
                         .as_map()
                         .is_some_and(|m| m.entries.iter().any(|e| e.key == "role")) =>
@@ -952,15 +954,6 @@ pub fn input_value(value: &Value, text: &str, dialect: Dialect) -> Result<Option
                     }
                 }
             }
-            let contents: Vec<String> = texts
-                .iter()
-                .map(|t| {
-                    dialect.map(&[
-                        ("type".to_string(), dialect.string("text")),
-                        ("text".to_string(), t.clone()),
-                    ])
-                })
-                .collect();
             Ok(Some(format!("[{}]", contents.join(", "))))
         }
         ValueKind::Map(map) => match single_text_part(map, text) {
@@ -977,4 +970,47 @@ pub fn input_value(value: &Value, text: &str, dialect: Dialect) -> Result<Option
         )),
         _ => Ok(None),
     }
+}
+
+/// A text content of the interactions input.
+fn text_content(value: &str, dialect: Dialect) -> String {
+    dialect.map(&[
+        ("type".to_string(), dialect.string("text")),
+        ("text".to_string(), value.to_string()),
+    ])
+}
+
+/// `types.Part.from_uri(file_uri=U, mime_type="image/png")` (or `Part(file_data=FileData(...))`)
+/// as the interactions content of its kind: `{"type": "image", "uri": U, "mime_type": ...}`; the
+/// kind comes from the literal mime type.
+fn uri_content(written: &str, dialect: Dialect) -> Option<String> {
+    static FROM_URI: std::sync::LazyLock<Option<regex::Regex>> = std::sync::LazyLock::new(|| {
+        regex::Regex::new(
+            r#"^(?:[A-Za-z_][\w.]*\.)?Part(?:\.from_uri\(|\(\s*file_data\s*=\s*(?:[A-Za-z_][\w.]*\.)?FileData\()\s*file_uri\s*=\s*(?P<uri>[^,()]+?)\s*,\s*mime_type\s*=\s*(?P<mime>"[^"]*"|'[^']*')\s*,?\s*\)\s*,?\s*\)?$"#,
+        )
+        .ok()
+    });
+    if dialect != Dialect::Python {
+        return None;
+    }
+    let caps = FROM_URI.as_ref()?.captures(written.trim())?;
+    // Parentheses balance: `Part(file_data=FileData(...))` closes twice, `Part.from_uri(...)` once.
+    if written.matches('(').count() != written.matches(')').count() {
+        return None;
+    }
+    let mime_written = caps.name("mime")?.as_str();
+    let mime = mime_written.trim_matches(['"', '\'']);
+    let kind = match mime.split('/').next()? {
+        "image" => "image",
+        "video" => "video",
+        "audio" => "audio",
+        "application" if mime == "application/pdf" => "document",
+        "text" => "document",
+        _ => return None,
+    };
+    Some(dialect.map(&[
+        ("type".to_string(), dialect.string(kind)),
+        ("uri".to_string(), caps.name("uri")?.as_str().to_string()),
+        ("mime_type".to_string(), mime_written.to_string()),
+    ]))
 }
