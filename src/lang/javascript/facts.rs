@@ -400,6 +400,15 @@ impl<'t> Analyzer<'_, 't> {
                     .flatten();
                 match self.src(property) {
                     name @ ("generateContent" | "generateContentStream") => {
+                        // The REST discovery client (`googleapis`: `generativelanguage.models.
+                        // generateContent({ model, requestBody })`) is another library.
+                        if self
+                            .request(call)
+                            .and_then(|r| request_property(r, "requestBody", self.text))
+                            .is_some()
+                        {
+                            return None;
+                        }
                         let stream = name == "generateContentStream";
                         let create = if stream {
                             CallKind::CreateStream
