@@ -551,6 +551,14 @@ impl Placer<'_> {
                  (automatic function calling); the interactions endpoint returns a function-call step instead"
             ));
         }
+        // Tools take the interactions shape, one typed tool each.
+        if within.is_none() && key == "tools" {
+            match tools_value(&entry.value, self.text, self.dialect) {
+                Ok(value) => self.put(Place::TopLevel, "tools", value, &shown),
+                Err(problem) => self.problems.push(problem),
+            }
+            return Ok(());
+        }
         let settings = self.settings;
         let Some(field) = settings.fields.get_within(within, &key) else {
             self.unplaced.push(shown);
@@ -1013,4 +1021,127 @@ fn uri_content(written: &str, dialect: Dialect) -> Option<String> {
         ("uri".to_string(), caps.name("uri")?.as_str().to_string()),
         ("mime_type".to_string(), mime_written.to_string()),
     ]))
+}
+
+/// Built-in tools whose old declaration is an empty object (`{"google_search": {}}`,
+/// `types.Tool(code_execution=types.ToolCodeExecution())`) and whose interactions tool is its type
+/// alone (`{"type": "google_search"}`), after the public interactions reference.
+const TYPE_ONLY_TOOLS: &[&str] = &["google_search", "code_execution", "url_context"];
+
+/// A request's `tools` in the interactions shape: each old tool object becomes one typed tool
+/// per entry (`{"function_declarations": [d, ...]}` → `{"type": "function", ...d}` each,
+/// `{"google_search": {}}` → `{"type": "google_search"}`); or why it cannot be written.
+fn tools_value(value: &Value, text: &str, dialect: Dialect) -> Result<String, String> {
+    let items: &[Value] = match &value.kind {
+        ValueKind::List(items) => items,
+        _ => {
+            return Err(format!(
+                "`tools` is `{}`, not a list written in the request; its tools need the interactions shape \
+                 (`{{\"type\": \"function\", ...}}`)",
+                crate::diagnostic::one_line(text.get(value.range.clone()).unwrap_or_default())
+            ));
+        }
+    };
+    let mut tools = Vec::new();
+    for item in items {
+        let written = text.get(item.range.clone()).unwrap_or_default();
+        let map = match &item.kind {
+            ValueKind::Map(map) => map.as_ref(),
+            ValueKind::Name(name) => match name.value.as_ref().and_then(|v| v.as_map()) {
+                Some(map) => map,
+                None => {
+                    return Err(format!(
+                        "the tool `{written}` is not an object interlint can read"
+                    ));
+                }
+            },
+            _ => {
+                return Err(format!(
+                    "the tool `{}` is not an object interlint can read",
+                    crate::diagnostic::one_line(written)
+                ));
+            }
+        };
+        if !map.complete {
+            return Err(format!(
+                "the tool `{}` is not an object interlint can read",
+                crate::diagnostic::one_line(written)
+            ));
+        }
+        for entry in &map.entries {
+            let key = snake_case(&entry.key);
+            if TYPE_ONLY_TOOLS.contains(&key.as_str()) {
+                let empty = entry
+                    .value
+                    .as_map()
+                    .is_some_and(|m| m.complete && m.entries.is_empty());
+                if !empty {
+                    return Err(format!(
+                        "the tool `{}` has settings interlint does not carry over",
+                        entry.key
+                    ));
+                }
+                tools.push(dialect.map(&[("type".to_string(), dialect.string(&key))]));
+                continue;
+            }
+            if key != "function_declarations" {
+                return Err(format!(
+                    "the tool `{}` has no automatic rewrite to the interactions shape",
+                    entry.key
+                ));
+            }
+            let ValueKind::List(declarations) = &entry.value.kind else {
+                return Err(format!("`{}` is not a list written in the request", entry.key));
+            };
+            for declaration in declarations {
+                let shown = text.get(declaration.range.clone()).unwrap_or_default();
+                let fields = match &declaration.kind {
+                    ValueKind::Map(map) if map.complete => map.as_ref(),
+                    ValueKind::Name(name) => match name.value.as_ref().and_then(|v| v.as_map()) {
+                        Some(map) if map.complete => map,
+                        _ => {
+                            return Err(format!(
+                                "the function declaration `{shown}` is not an object interlint can read"
+                            ));
+                        }
+                    },
+                    _ => {
+                        return Err(format!(
+                            "the function declaration `{}` is not an object interlint can read",
+                            crate::diagnostic::one_line(shown)
+                        ));
+                    }
+                };
+                let mut function = vec![("type".to_string(), dialect.string("function"))];
+                for field in &fields.entries {
+                    let name = snake_case(&field.key);
+                    let value = text.get(field.value.range.clone()).unwrap_or_default();
+                    match name.as_str() {
+                        "name" | "description" => function.push((name, value.to_string())),
+                        "parameters" | "parameters_json_schema" => {
+                            if field.value.as_map().is_some_and(|m| m.wrapper.is_some()) {
+                                return Err(format!(
+                                    "the function declaration's `{}` is a typed schema; write it as JSON Schema",
+                                    field.key
+                                ));
+                            }
+                            function.push(("parameters".to_string(), lower_schema_types(value)))
+                        }
+                        other => {
+                            return Err(format!(
+                                "the function declaration's `{other}` has no place in an interactions tool"
+                            ));
+                        }
+                    }
+                }
+                tools.push(dialect.map(&function));
+            }
+        }
+    }
+    Ok(format!("[{}]", tools.join(", ")))
+}
+
+/// A schema's OpenAPI-style type names as JSON Schema's (`"OBJECT"` → `"object"`).
+fn lower_schema_types(schema: &str) -> String {
+    super::structured_output::lower_type_names(schema).unwrap_or_else(|| schema.to_string())
 }

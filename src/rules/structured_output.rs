@@ -98,7 +98,7 @@ fn json_schema(
 }
 
 /// OpenAPI-style type names in a literal as JSON Schema's (`"OBJECT"` → `"object"`).
-fn lower_type_names(s: &str) -> Option<String> {
+pub fn lower_type_names(s: &str) -> Option<String> {
     let (Some(type_name), Some(type_enum)) = (TYPE_NAME.as_ref(), TYPE_ENUM.as_ref()) else {
         return None;
     };
