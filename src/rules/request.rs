@@ -938,6 +938,10 @@ pub fn input_value(value: &Value, text: &str, dialect: Dialect) -> Result<Option
                     (false, Some(inner)) => contents.push(text_content(&inner, dialect)),
                     // A typed part naming a file by its URI and a literal mime type.
                     _ if let Some(content) = uri_content(written, dialect) => contents.push(content),
+                    // A file uploaded in the same scope, of a kind its path tells.
+                    _ if let Some(content) = uploaded_content(item, written, text, dialect) => {
+                        contents.push(content)
+                    }
                     _ if item
                         .as_map()
                         .is_some_and(|m| m.entries.iter().any(|e| e.key == "role")) =>
@@ -1144,4 +1148,49 @@ fn tools_value(value: &Value, text: &str, dialect: Dialect) -> Result<String, St
 /// A schema's OpenAPI-style type names as JSON Schema's (`"OBJECT"` → `"object"`).
 fn lower_schema_types(schema: &str) -> String {
     super::structured_output::lower_type_names(schema).unwrap_or_else(|| schema.to_string())
+}
+
+/// A name bound in the same scope to an upload whose path's extension tells the kind
+/// (`myfile = client.files.upload(file="poem.txt")`, the legacy `genai.upload_file(...)`, the
+/// JavaScript `ai.files.upload({ file: "a.png" })`): the content naming the uploaded file,
+/// `{"type": "document", "uri": myfile.uri, "mime_type": myfile.mime_type}`.
+fn uploaded_content(item: &Value, written: &str, text: &str, dialect: Dialect) -> Option<String> {
+    static PATH: std::sync::LazyLock<Option<regex::Regex>> =
+        std::sync::LazyLock::new(|| regex::Regex::new(r#"["'`][^"'`]*\.([A-Za-z0-9]+)["'`]"#).ok());
+    let ValueKind::Name(name) = &item.kind else {
+        return None;
+    };
+    let bound = text.get(name.value.as_ref()?.range.clone())?;
+    let call = bound.trim_start_matches("await").trim();
+    if !(call.contains("files.upload(") || call.contains("upload_file(")) {
+        return None;
+    }
+    let extensions: Vec<String> = PATH
+        .as_ref()?
+        .captures_iter(call)
+        .filter_map(|c| c.get(1).map(|m| m.as_str().to_ascii_lowercase()))
+        .collect();
+    let [extension] = extensions.as_slice() else {
+        return None;
+    };
+    let kind = match extension.as_str() {
+        "png" | "jpg" | "jpeg" | "gif" | "webp" | "heic" | "heif" => "image",
+        "mp3" | "wav" | "ogg" | "flac" | "aac" | "aiff" | "m4a" => "audio",
+        "mp4" | "mov" | "avi" | "webm" | "mpeg" | "mpg" | "wmv" | "3gp" | "flv" => "video",
+        "pdf" | "txt" | "md" | "html" | "csv" | "xml" | "rtf" => "document",
+        _ => return None,
+    };
+    let member = |m: &str| format!("{written}.{}", m);
+    Some(dialect.map(&[
+        ("type".to_string(), dialect.string(kind)),
+        ("uri".to_string(), member("uri")),
+        (
+            "mime_type".to_string(),
+            member(if dialect == Dialect::JavaScript {
+                "mimeType"
+            } else {
+                "mime_type"
+            }),
+        ),
+    ]))
 }
