@@ -309,6 +309,9 @@ fn rewrite_one(
     if let Some(contents) = call.arg("contents") {
         // `{ contents }` names a variable too: keep it as the value.
         let edit = match input_value(&contents.value, text, dialect)? {
+            Some(_) if doc.facts().has_comment_in(&contents.range) => {
+                return Err("a comment inside the contents would be lost".into());
+            }
             Some(converted) => Edit::replace(contents.range.clone(), dialect.argument("input", &converted)),
             None if contents.key_range == contents.value.range => {
                 Edit::replace(contents.range.clone(), dialect.argument("input", &contents.key))
