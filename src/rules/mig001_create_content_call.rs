@@ -62,16 +62,8 @@ impl Rule for CreateContentCall {
                     });
                 }
                 CallKind::LegacyCreate { stream: false } => {
-                    // The legacy package's own project (its tests, samples) uses it by design.
-                    let own = *own_project.get_or_insert_with(|| {
-                        super::mig011_client_package::in_legacy_project(
-                            cx.path,
-                            cx.settings,
-                            doc.surface == crate::lang::Surface::Python
-                                || doc.surface == crate::lang::Surface::Notebook,
-                        )
-                    });
-                    if own {
+                    // The legacy package's own code and tests use it by design.
+                    if super::mig011_client_package::own_legacy_code(cx, doc, &mut own_project) {
                         continue;
                     }
                     let message = format!(

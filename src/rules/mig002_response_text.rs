@@ -56,13 +56,7 @@ impl Rule for ResponseText {
             // The legacy package's own project reads its own responses by design (MIG001 is
             // not reported there either).
             if read.origin == Origin::Response
-                && *own_project.get_or_insert_with(|| {
-                    super::mig011_client_package::in_legacy_project(
-                        cx.path,
-                        cx.settings,
-                        dialect == Dialect::Python,
-                    )
-                })
+                && super::mig011_client_package::own_legacy_code(cx, doc, &mut own_project)
             {
                 continue;
             }

@@ -406,6 +406,18 @@ pub(crate) fn js_project_is_package(path: &std::path::Path, names: &[String]) ->
     })
 }
 
+/// Whether `doc` is the legacy client package's own code or tests ([`in_legacy_project`]),
+/// computed once per document into `cache`.
+pub(crate) fn own_legacy_code(cx: &RuleContext, doc: &Document, cache: &mut Option<bool>) -> bool {
+    *cache.get_or_insert_with(|| {
+        in_legacy_project(
+            cx.path,
+            cx.settings,
+            matches!(doc.surface, Surface::Python | Surface::Notebook),
+        )
+    })
+}
+
 /// Whether the file is the legacy client package's own code or tests (in the package's own
 /// project, under its source or a test folder), where the legacy client is used by design. Its
 /// samples and docs are not: they show how to call the API and migrate like any user's code.
