@@ -676,3 +676,25 @@ pub struct LegacyRequest {
     /// Called with `stream=True`: the interactions call streams too.
     pub stream: bool,
 }
+
+/// A legacy model's id as the new call writes it: a `models/` prefix dropped (a literal is
+/// rewritten, anything else written as is), and the bare id when it is known; a tuned model
+/// (`tunedModels/...`) has no interactions counterpart.
+pub fn legacy_model_text(
+    id: Option<&str>,
+    written: &str,
+    literal: bool,
+) -> Result<(String, Option<String>), String> {
+    let Some(id) = id else {
+        return Ok((written.to_string(), None));
+    };
+    if id.starts_with("tunedModels/") {
+        return Err(format!("the model is the tuned model `{id}`"));
+    }
+    let bare = id.strip_prefix("models/").unwrap_or(id).to_string();
+    if literal && bare != id {
+        Ok((serde_json::Value::String(bare.clone()).to_string(), Some(bare)))
+    } else {
+        Ok((written.to_string(), Some(bare)))
+    }
+}

@@ -504,19 +504,7 @@ impl<'t> Analyzer<'_, 't> {
             .find(|e| e.key == "model")
             .map(|e| &e.value)
             .ok_or("the model is not named")?;
-        let model_text = match &model_value.kind {
-            ValueKind::Str(id) if id.starts_with("tunedModels/") => {
-                return Err(format!("the model is the tuned model `{id}`"));
-            }
-            ValueKind::Str(id) if id.starts_with("models/") => {
-                serde_json::Value::String(id.trim_start_matches("models/").to_string()).to_string()
-            }
-            _ => self
-                .text
-                .get(model_value.range.clone())
-                .unwrap_or_default()
-                .to_string(),
-        };
+        let (model_text, _) = self.model_text(model_value)?;
         let arguments = count
             .child_by_field_name("arguments")
             .ok_or("`countTokens` has no arguments")?;
@@ -531,6 +519,15 @@ impl<'t> Analyzer<'_, 't> {
             "{}.models.countTokens({{ model: {model_text}, contents: {contents} }})",
             model.client
         ))
+    }
+
+    /// The model as the new call writes it, and its id when it is a literal.
+    fn model_text(&self, value: &crate::api::Value) -> Outcome<(String, Option<String>)> {
+        let written = self.text.get(value.range.clone()).unwrap_or_default();
+        match &value.kind {
+            ValueKind::Str(id) => crate::api::legacy_model_text(Some(id), written, true),
+            _ => crate::api::legacy_model_text(None, written, false),
+        }
     }
 
     /// A legacy request with the model's settings merged, and the bindings its config inlines.
@@ -606,27 +603,7 @@ impl<'t> Analyzer<'_, 't> {
             }
         }
         let model_value = model_value.ok_or("the model is not named")?;
-        let (model_text, model_id) = match &model_value.kind {
-            ValueKind::Str(id) if id.starts_with("tunedModels/") => {
-                return Err(format!("the model is the tuned model `{id}`"));
-            }
-            ValueKind::Str(id) => {
-                let bare = id.strip_prefix("models/").unwrap_or(id).to_string();
-                let written = self.text.get(model_value.range.clone()).unwrap_or_default();
-                if bare != *id {
-                    (serde_json::Value::String(bare.clone()).to_string(), Some(bare))
-                } else {
-                    (written.to_string(), Some(bare))
-                }
-            }
-            _ => (
-                self.text
-                    .get(model_value.range.clone())
-                    .unwrap_or_default()
-                    .to_string(),
-                None,
-            ),
-        };
+        let (model_text, model_id) = self.model_text(&model_value)?;
         let arguments = request
             .child_by_field_name("arguments")
             .filter(|a| a.kind() == "arguments")

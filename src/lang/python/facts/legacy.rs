@@ -10,7 +10,9 @@ use tree_sitter::Node;
 
 use super::super::scope::{BindingKind, Resolution};
 use super::{Analyzer, Class};
-use crate::api::{Entry, LegacyRequest, LegacyUnit, MapValue, ValueKind, line_indent, line_removal};
+use crate::api::{
+    Entry, LegacyRequest, LegacyUnit, MapValue, ValueKind, legacy_model_text, line_indent, line_removal,
+};
 use crate::lang::bindings::Binding;
 use crate::lang::treesitter::elements;
 
@@ -509,13 +511,6 @@ impl<'t> Analyzer<'_, 't> {
         request: Node<'t>,
         consumed: &mut HashSet<usize>,
     ) -> Outcome<(LegacyRequest, Vec<Range<usize>>)> {
-        let scope_of = |node: Node<'t>| {
-            self.scopes
-                .calls
-                .iter()
-                .find(|(n, _)| *n == node)
-                .map_or(0, |(_, s)| *s)
-        };
         let function = request
             .child_by_field_name("function")
             .ok_or("the request has no callee")?;
@@ -529,7 +524,7 @@ impl<'t> Analyzer<'_, 't> {
             .child_by_field_name("arguments")
             .filter(|a| a.kind() == "argument_list")
             .ok_or("the model's arguments are not a plain list")?;
-        let model_scope = scope_of(model);
+        let model_scope = self.call_scope(model);
         let elements_of_model = elements(model_arguments);
         for (i, element) in elements_of_model.iter().enumerate() {
             match element.kind() {
@@ -563,7 +558,7 @@ impl<'t> Analyzer<'_, 't> {
             .child_by_field_name("arguments")
             .filter(|a| a.kind() == "argument_list")
             .ok_or("the request's arguments are not a plain list")?;
-        let request_scope = scope_of(request);
+        let request_scope = self.call_scope(request);
         let elements_of_request = elements(arguments);
         let mut contents = None;
         let mut stream = false;
@@ -710,6 +705,15 @@ impl<'t> Analyzer<'_, 't> {
         ))
     }
 
+    /// The scope a call is made in.
+    fn call_scope(&self, call: Node<'t>) -> usize {
+        self.scopes
+            .calls
+            .iter()
+            .find(|(n, _)| *n == call)
+            .map_or(0, |(_, s)| *s)
+    }
+
     /// `model.count_tokens(x)` → `client.models.count_tokens(model=m, contents=x)`.
     fn count_call(&self, model: Node<'t>, count: Node<'t>, client: &str) -> Outcome<String> {
         let model_arguments = model
@@ -727,13 +731,7 @@ impl<'t> Analyzer<'_, 't> {
                 _ => Some(e),
             })
             .ok_or("the model is not named (the legacy client's default model)")?;
-        let scope = self
-            .scopes
-            .calls
-            .iter()
-            .find(|(n, _)| *n == model)
-            .map_or(0, |(_, s)| *s);
-        let (model_text, _) = self.model_text(model_value, scope)?;
+        let (model_text, _) = self.model_text(model_value, self.call_scope(model))?;
         let arguments = count
             .child_by_field_name("arguments")
             .filter(|a| a.kind() == "argument_list")
@@ -761,21 +759,11 @@ impl<'t> Analyzer<'_, 't> {
     /// The model as written in the new call (a `models/` prefix dropped), and its id when
     /// it is a literal.
     fn model_text(&self, value: Node<'t>, scope: usize) -> Outcome<(String, Option<String>)> {
-        let written = self.src(value).to_string();
+        let written = self.src(value);
         match self.classify(value, scope, 0) {
-            Class::Str(id) if id.starts_with("tunedModels/") => {
-                Err(format!("the model is the tuned model `{id}`"))
-            }
-            Class::Str(id) => {
-                let bare = id.strip_prefix("models/").unwrap_or(&id).to_string();
-                if value.kind() == "string" && bare != id {
-                    Ok((serde_json::Value::String(bare.clone()).to_string(), Some(bare)))
-                } else {
-                    Ok((written, Some(bare)))
-                }
-            }
+            Class::Str(id) => legacy_model_text(Some(&id), written, value.kind() == "string"),
             _ if value.kind() == "string" => Err("the model is a string interlint cannot read".into()),
-            _ => Ok((written, None)),
+            _ => legacy_model_text(None, written, false),
         }
     }
 }
