@@ -388,13 +388,7 @@ impl<'t> Analyzer<'_, 't> {
         client: &str,
     ) -> Result<Model<'t>, (String, Vec<Range<usize>>)> {
         let line = load.start_position().row + 1;
-        let member = load
-            .parent()
-            .filter(|p| p.kind() == "member_expression" && p.child_by_field_name("object") == Some(load));
-        let method = member
-            .and_then(|m| m.child_by_field_name("property"))
-            .map(|p| self.src(p));
-        let call = member.and_then(called);
+        let (method, call) = self.method_call(load);
         let call = match (method, call) {
             (Some("getGenerativeModel"), Some(call)) => call,
             (Some("getGenerativeModelFromCachedContent"), call) => {
@@ -465,13 +459,7 @@ impl<'t> Analyzer<'_, 't> {
         let name = &constant.name;
         let mut problem = None;
         for (load, _) in self.loads_of(name, constant.start, constant.scope) {
-            let member = load
-                .parent()
-                .filter(|p| p.kind() == "member_expression" && p.child_by_field_name("object") == Some(load));
-            let method = member
-                .and_then(|m| m.child_by_field_name("property"))
-                .map(|p| self.src(p));
-            match (method, member.and_then(called)) {
+            match self.method_call(load) {
                 (Some("generateContent"), Some(request)) => model.requests.push(request),
                 (Some("countTokens"), Some(count)) => model.counts.push(count),
                 (Some(method), _) => {
@@ -519,6 +507,17 @@ impl<'t> Analyzer<'_, 't> {
             "{}.models.countTokens({{ model: {model_text}, contents: {contents} }})",
             model.client
         ))
+    }
+
+    /// For `object.method(...)`: the method's name and the call, as far as they are there.
+    fn method_call(&self, object: Node<'t>) -> (Option<&str>, Option<Node<'t>>) {
+        let member = object
+            .parent()
+            .filter(|p| p.kind() == "member_expression" && p.child_by_field_name("object") == Some(object));
+        let method = member
+            .and_then(|m| m.child_by_field_name("property"))
+            .map(|p| self.src(p));
+        (method, member.and_then(called))
     }
 
     /// The model as the new call writes it, and its id when it is a literal.

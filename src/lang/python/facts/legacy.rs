@@ -122,13 +122,7 @@ impl<'t> Analyzer<'_, 't> {
         let mut files = Vec::new();
         let mut other = None;
         for &(load, scope) in &loads {
-            let attribute = load
-                .parent()
-                .filter(|p| p.kind() == "attribute" && p.child_by_field_name("object") == Some(load));
-            let member = attribute
-                .and_then(|a| a.child_by_field_name("attribute"))
-                .map(|a| self.src(a));
-            let called = attribute.and_then(|a| called_as_function(a));
+            let (attribute, member, called) = self.member_call(load);
             match (member, called) {
                 (Some("configure"), Some(call)) => configures.push(call),
                 (Some("GenerativeModel"), Some(call)) => models.push((call, scope)),
@@ -476,13 +470,8 @@ impl<'t> Analyzer<'_, 't> {
                     continue;
                 }
             }
-            let attribute = load
-                .parent()
-                .filter(|p| p.kind() == "attribute" && p.child_by_field_name("object") == Some(load));
-            let member = attribute
-                .and_then(|a| a.child_by_field_name("attribute"))
-                .map(|a| self.src(a));
-            match (member, attribute.and_then(|a| called_as_function(a))) {
+            let (_, member, called) = self.member_call(load);
+            match (member, called) {
                 (Some("generate_content" | "generate_content_async"), Some(request)) => {
                     model.requests.push(request)
                 }
@@ -703,6 +692,18 @@ impl<'t> Analyzer<'_, 't> {
             },
             inlined,
         ))
+    }
+
+    /// For `object.member(...)`: the attribute, the member's name and the call, as far as they
+    /// are there.
+    fn member_call(&self, object: Node<'t>) -> (Option<Node<'t>>, Option<&str>, Option<Node<'t>>) {
+        let attribute = object
+            .parent()
+            .filter(|p| p.kind() == "attribute" && p.child_by_field_name("object") == Some(object));
+        let member = attribute
+            .and_then(|a| a.child_by_field_name("attribute"))
+            .map(|a| self.src(a));
+        (attribute, member, attribute.and_then(called_as_function))
     }
 
     /// The scope a call is made in.
