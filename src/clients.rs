@@ -10,6 +10,10 @@ pub struct Packages {
     pub current: Vec<String>,
     pub legacy: Vec<String>,
     pub legacy_modules: Vec<String>,
+    /// Import paths of the current package: its own project is where its create-content method
+    /// is implemented and tested.
+    #[serde(default)]
+    pub current_modules: Vec<String>,
     /// Typed wrapper classes of a create-content request (MIG008).
     #[serde(default)]
     pub typed_wrappers: Vec<String>,

@@ -7,7 +7,7 @@ use crate::registry::{FixAvailability, Rule, RuleContext, RuleMeta};
 use crate::request_fields::snake_case;
 use crate::settings::Settings;
 
-use super::request::{Dialect, rewrite_to_interactions};
+use super::request::{Dialect, rewrite_found_call};
 
 pub struct CreateContentCall;
 
@@ -38,6 +38,7 @@ impl Rule for CreateContentCall {
         let dialect = Dialect::of(doc);
         let create = dialect.create_call(&[]);
         let mut own_project: Option<bool> = None;
+        let mut own_current: Option<bool> = None;
         for call in &doc.facts().calls {
             let through = if call.alias.is_some() {
                 " (an alias of the create-content method)"
@@ -51,7 +52,7 @@ impl Rule for CreateContentCall {
                         call.callee_text
                     );
                     let diagnostic = Diagnostic::new(&META, Severity::Error, message, call.callee.clone());
-                    cx.report(match rewrite_to_interactions(call, doc, cx.settings, false) {
+                    cx.report(match rewrite_found_call(call, doc, cx, &mut own_current, false) {
                         Ok(rewritten) => diagnostic.with_fix(
                             rewritten.fix(Applicability::Unsafe, "Rewrite as `interactions.create(...)`"),
                         ),

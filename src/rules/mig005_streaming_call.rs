@@ -8,7 +8,7 @@ use crate::lang::{Document, Surface};
 use crate::registry::{FixAvailability, Rule, RuleContext, RuleMeta};
 use crate::settings::Settings;
 
-use super::request::{Dialect, rewrite_to_interactions};
+use super::request::{Dialect, rewrite_found_call};
 
 pub struct StreamingCall;
 
@@ -41,6 +41,7 @@ impl Rule for StreamingCall {
         let dialect = Dialect::of(doc);
         let create = dialect.create_call(&[("stream", dialect.true_value())]);
         let mut own_project: Option<bool> = None;
+        let mut own_current: Option<bool> = None;
         for call in &facts.calls {
             match call.kind {
                 CallKind::CreateStream => {
@@ -50,7 +51,7 @@ impl Rule for StreamingCall {
                         dialect.argument("stream", dialect.true_value())
                     );
                     let diagnostic = Diagnostic::new(&META, Severity::Error, message, call.callee.clone());
-                    cx.report(match rewrite_to_interactions(call, doc, cx.settings, true) {
+                    cx.report(match rewrite_found_call(call, doc, cx, &mut own_current, true) {
                         Ok(rewritten) => diagnostic.with_fix(rewritten.fix(
                             Applicability::Unsafe,
                             format!(

@@ -418,10 +418,42 @@ pub(crate) fn own_legacy_code(cx: &RuleContext, doc: &Document, cache: &mut Opti
     })
 }
 
+/// Whether `doc` is the current client package's own code or tests, computed once per document
+/// into `cache`: they call its create-content method by design (a test of `generate_content`
+/// tests that method), so a rewrite to `interactions.create` would change what they test.
+pub(crate) fn own_current_code(cx: &RuleContext, doc: &Document, cache: &mut Option<bool>) -> bool {
+    *cache.get_or_insert_with(|| {
+        let python = matches!(doc.surface, Surface::Python | Surface::Notebook);
+        let packages = &cx.settings.clients;
+        let packages = if python {
+            &packages.python
+        } else {
+            &packages.javascript
+        };
+        in_package_project(cx.path, &packages.current_modules, &packages.current, python)
+    })
+}
+
+/// Why a create-content call of the current package's own code or tests is not rewritten.
+pub(crate) const OWN_CURRENT_CODE: &str = "this is the client package's own code or test of the \
+     create-content method; a rewrite would change what it tests";
+
 /// Whether the file is the legacy client package's own code or tests (in the package's own
 /// project, under its source or a test folder), where the legacy client is used by design. Its
 /// samples and docs are not: they show how to call the API and migrate like any user's code.
 pub(crate) fn in_legacy_project(path: &std::path::Path, settings: &Settings, python: bool) -> bool {
+    let packages = &settings.clients;
+    if python {
+        in_package_project(path, &packages.python.legacy_modules, &[], true)
+    } else {
+        in_package_project(path, &[], &packages.javascript.legacy, false)
+    }
+}
+
+/// Whether the file is in a client package's own project: inside the Python package `modules`
+/// name, or in a test folder of a project holding it (Python) or named one of `names` in its
+/// `package.json` (JavaScript).
+fn in_package_project(path: &std::path::Path, modules: &[String], names: &[String], python: bool) -> bool {
     let under_tests = path
         .parent()
         .into_iter()
@@ -429,14 +461,11 @@ pub(crate) fn in_legacy_project(path: &std::path::Path, settings: &Settings, pyt
         .filter_map(|c| c.as_os_str().to_str())
         .any(|c| matches!(c, "tests" | "test" | "test-integration" | "__tests__"));
     if python {
-        settings
-            .clients
-            .python
-            .legacy_modules
+        modules
             .iter()
             .any(|m| is_inside_package(path, m) || under_tests && project_holds_package(path, m))
     } else {
-        under_tests && js_project_is_package(path, &settings.clients.javascript.legacy)
+        under_tests && js_project_is_package(path, names)
     }
 }
 

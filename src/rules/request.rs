@@ -187,6 +187,22 @@ impl Rewritten {
     }
 }
 
+/// [`rewrite_to_interactions`] of a call found by a rule, except in the current package's own
+/// code and tests, which call the create-content method by design (`own_current` caches that
+/// answer for the document).
+pub fn rewrite_found_call(
+    call: &Call,
+    doc: &Document,
+    cx: &crate::registry::RuleContext,
+    own_current: &mut Option<bool>,
+    stream: bool,
+) -> Result<Rewritten, String> {
+    if super::mig011_client_package::own_current_code(cx, doc, own_current) {
+        return Err(super::mig011_client_package::OWN_CURRENT_CODE.to_string());
+    }
+    rewrite_to_interactions(call, doc, cx.settings, stream)
+}
+
 /// The rewrite of a predecessor create-content call (current client) as an interactions call,
 /// or why it cannot be rewritten. In a notebook the call is rewritten in the module its code
 /// cells make, so that a config bound in one cell and used in another is seen whole.
@@ -341,6 +357,21 @@ fn rewrite_one(
             return Err("the config's entries are not all known".into());
         }
         let placed = place_entries(map, is_newest(call, settings), text, settings, dialect)?;
+        // The config's text is replaced: a comment in it (or in a binding inlined) would go.
+        let replaced = if placed.arguments.is_empty() {
+            config.removal.clone()
+        } else {
+            config.range.clone()
+        };
+        let bindings = placed.inlined.iter().chain(&inline_statement);
+        let facts = doc.facts();
+        if facts.has_comment_in(&replaced)
+            || bindings
+                .into_iter()
+                .any(|s| facts.has_comment_in(&crate::api::line_removal(text, s.clone())))
+        {
+            return Err("a comment in the config would be lost".into());
+        }
         let separator = call.argument_separator();
         if placed.arguments.is_empty() {
             edits.push(Edit::replace(config.removal.clone(), ""));
@@ -394,6 +425,9 @@ pub fn rewrite_rest_body(
                 let Some(map) = entry.value.as_map().filter(|m| m.complete) else {
                     return Err(format!("`{}` is not an object interlint can read", entry.key));
                 };
+                if doc.facts().has_comment_in(&entry.range) {
+                    return Err(format!("a comment in `{}` would be lost", entry.key));
+                }
                 // A body has no bindings: nothing is inlined.
                 let placed =
                     place_entries(map, is_newest(call, settings), text, settings, dialect)?.arguments;
@@ -409,6 +443,9 @@ pub fn rewrite_rest_body(
                     let written = text.get(entry.value.range.clone()).unwrap_or_default();
                     let value = field_value(field, &entry.value, &entry.key, text, dialect)?;
                     if value != written {
+                        if doc.facts().has_comment_in(&entry.range) {
+                            return Err(format!("a comment in `{}` would be lost", entry.key));
+                        }
                         edits.push(Edit::replace(
                             entry.range.clone(),
                             dialect.argument(field.target(), &value),
