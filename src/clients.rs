@@ -14,6 +14,10 @@ pub struct Packages {
     /// is implemented and tested.
     #[serde(default)]
     pub current_modules: Vec<String>,
+    /// SDKs of the legacy client's shape that are not the legacy package (Vertex AI's): reported,
+    /// never migrated.
+    #[serde(default)]
+    pub other_legacy_modules: Vec<String>,
     /// Typed wrapper classes of a create-content request (MIG008).
     #[serde(default)]
     pub typed_wrappers: Vec<String>,

@@ -165,7 +165,9 @@ fn module_of(docs: &[CellDocument]) -> Option<(std::rc::Rc<super::Module>, Vec<O
     let mut cells = Vec::new();
     let mut bases = Vec::with_capacity(docs.len());
     for cell in docs {
-        if !cell.module {
+        // A cell that is not Python (`%%writefile` text, a broken cell) stays out: one such
+        // cell would otherwise leave the whole notebook without a module.
+        if !cell.module || cell.doc.syntax_errors > 0 {
             bases.push(None);
             continue;
         }

@@ -207,6 +207,39 @@ pub fn with_unit_fix(
                 diagnostic.with_suggestion(format!("{advice}; not rewritten automatically: {reason}"))
             }
         },
-        None => diagnostic.with_suggestion(advice),
+        None => diagnostic.with_suggestion(format!(
+            "{advice}; not rewritten automatically: {}",
+            no_unit_reason(call, doc, settings)
+        )),
+    }
+}
+
+/// Why a legacy model's request belongs to no unit: the model comes from another SDK of the same
+/// shape (Vertex AI's), or is not made in the module from a binding of the legacy package.
+fn no_unit_reason(call: &Call, doc: &Document, settings: &Settings) -> String {
+    let text = match &doc.module {
+        Some((module, _)) => module.doc.text.as_str(),
+        None => doc.text.as_str(),
+    };
+    let packages = match Dialect::of(doc) {
+        Dialect::JavaScript => &settings.clients.javascript,
+        _ => &settings.clients.python,
+    };
+    match packages
+        .other_legacy_modules
+        .iter()
+        .find(|m| text.contains(m.as_str()))
+    {
+        Some(module) => format!(
+            "the module uses `{module}`, an SDK interlint does not migrate (its client is made with a \
+             cloud project and location)"
+        ),
+        None => {
+            let receiver = call.callee_text.rsplit_once('.').map_or("the model", |(r, _)| r);
+            format!(
+                "`{receiver}` is not a model made in this module from a binding of the legacy package \
+                 that interlint follows (a parameter, an attribute, a model made elsewhere)"
+            )
+        }
     }
 }

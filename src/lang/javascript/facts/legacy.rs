@@ -52,6 +52,8 @@ struct Model<'t> {
     requests: Vec<Node<'t>>,
     /// Its `countTokens(...)` calls.
     counts: Vec<Node<'t>>,
+    /// Its `generateContentStream(...)` calls, which block the unit.
+    streams: Vec<std::ops::Range<usize>>,
     scope: usize,
 }
 
@@ -416,6 +418,7 @@ impl<'t> Analyzer<'_, 't> {
             statement: None,
             requests: Vec::new(),
             counts: Vec::new(),
+            streams: Vec::new(),
             scope,
         };
         // Chained: `client.getGenerativeModel({...}).generateContent(x)`.
@@ -462,8 +465,17 @@ impl<'t> Analyzer<'_, 't> {
             match self.method_call(load) {
                 (Some("generateContent"), Some(request)) => model.requests.push(request),
                 (Some("countTokens"), Some(count)) => model.counts.push(count),
-                (Some(method), _) => {
-                    problem.get_or_insert(format!("the model object `{name}` is also used for `{method}`"));
+                (Some(method), call) => {
+                    // The call is the unit's too: its finding says why the unit is not migrated.
+                    if method == "generateContentStream"
+                        && let Some(call) = call
+                    {
+                        model.streams.push(call.byte_range());
+                    }
+                    problem.get_or_insert(format!(
+                        "the model object `{name}` (line {line}) is used for `{method}`, which has no \
+                         automatic rewrite"
+                    ));
                 }
                 (None, _) => {
                     problem.get_or_insert(format!(
@@ -474,7 +486,15 @@ impl<'t> Analyzer<'_, 't> {
             }
         }
         match problem {
-            Some(why) => Err((why, model.requests.iter().map(|r| r.byte_range()).collect())),
+            Some(why) => Err((
+                why,
+                model
+                    .requests
+                    .iter()
+                    .map(|r| r.byte_range())
+                    .chain(model.streams.iter().cloned())
+                    .collect(),
+            )),
             None => Ok(model),
         }
     }

@@ -126,6 +126,20 @@ impl<'t> Analyzer<'_, 't> {
             match (member, called) {
                 (Some("configure"), Some(call)) => configures.push(call),
                 (Some("GenerativeModel"), Some(call)) => models.push((call, scope)),
+                // `genai.GenerativeModel.from_cached_content(...)`: a model whose requests are
+                // the unit's, and which blocks it.
+                (Some("GenerativeModel"), None)
+                    if let Some(call) = attribute
+                        .and_then(|a| a.parent())
+                        .filter(|p| p.kind() == "attribute")
+                        .filter(|p| {
+                            p.child_by_field_name("attribute")
+                                .is_some_and(|m| self.src(m) == "from_cached_content")
+                        })
+                        .and_then(called_as_function) =>
+                {
+                    models.push((call, scope))
+                }
                 (Some("GenerationConfig"), Some(call)) => wrappers.push(call),
                 (Some(member @ ("upload_file" | "get_file" | "delete_file" | "list_files")), Some(call)) => {
                     files.push((member, call))
@@ -489,6 +503,16 @@ impl<'t> Analyzer<'_, 't> {
         }
         if scope == 0 && self.elsewhere.contains(name) {
             problem.get_or_insert(format!("other cells of the notebook use the model `{name}`"));
+        }
+        let cached = call
+            .child_by_field_name("function")
+            .and_then(|f| f.child_by_field_name("attribute"))
+            .is_some_and(|m| self.src(m) == "from_cached_content");
+        if cached {
+            return Err(format!(
+                "the model `{name}` (line {line}) is made from a cached content, whose model the \
+                 request would have to name"
+            ));
         }
         problem.map_or(Ok(()), Err)
     }
