@@ -978,6 +978,7 @@ pub fn input_value(value: &Value, text: &str, dialect: Dialect) -> Result<Option
                     (false, Some(inner)) => contents.push(text_content(&inner, dialect)),
                     // A typed part naming a file by its URI and a literal mime type.
                     _ if let Some(content) = uri_content(written, dialect) => contents.push(content),
+                    _ if let Some(content) = map_part_content(item, text, dialect) => contents.push(content),
                     // A file uploaded in the same scope, of a kind its path tells.
                     _ if let Some(content) = uploaded_content(item, written, text, dialect) => {
                         contents.push(content)
@@ -1051,19 +1052,65 @@ fn uri_content(written: &str, dialect: Dialect) -> Option<String> {
         return None;
     }
     let mime_written = caps.name("mime")?.as_str();
-    let mime = mime_written.trim_matches(['"', '\'']);
-    let kind = match mime.split('/').next()? {
+    let kind = mime_kind(mime_written.trim_matches(['"', '\'']))?;
+    Some(dialect.map(&[
+        ("type".to_string(), dialect.string(kind)),
+        ("uri".to_string(), caps.name("uri")?.as_str().to_string()),
+        ("mime_type".to_string(), mime_written.to_string()),
+    ]))
+}
+
+/// The interactions content type of a mime type (`image/png` → `image`), if it has one.
+fn mime_kind(mime: &str) -> Option<&'static str> {
+    Some(match mime.split('/').next()? {
         "image" => "image",
         "video" => "video",
         "audio" => "audio",
         "application" if mime == "application/pdf" => "document",
         "text" => "document",
         _ => return None,
+    })
+}
+
+/// A part written as a plain object naming a file (`{"file_data": {"file_uri": U, "mime_type":
+/// "image/png"}}`, JavaScript's `{ fileData: { fileUri, mimeType } }`) or, in JavaScript, holding
+/// base64 data (`{ inlineData: { data, mimeType } }`, whose `data` is a base64 string in both
+/// packages), with a literal mime type: the interactions content of its kind. Python's
+/// `inline_data` holds bytes, which the interactions content does not take: not converted.
+fn map_part_content(item: &Value, text: &str, dialect: Dialect) -> Option<String> {
+    let map = item.as_map().filter(|m| m.complete)?;
+    let [entry] = map.entries.as_slice() else {
+        return None;
     };
+    let (value_key, target) = match snake_case(&entry.key).as_str() {
+        "file_data" => ("file_uri", "uri"),
+        "inline_data" if dialect == Dialect::JavaScript => ("data", "data"),
+        _ => return None,
+    };
+    let inner = entry.value.as_map().filter(|m| m.complete)?;
+    let mut value = None;
+    let mut mime = None;
+    for e in &inner.entries {
+        match snake_case(&e.key).as_str() {
+            k if k == value_key => value = Some(e),
+            "mime_type" => mime = Some(e),
+            _ => return None,
+        }
+    }
+    let (value, mime) = (value?, mime?);
+    let ValueKind::Str(mime_text) = &mime.value.kind else {
+        return None;
+    };
+    let kind = mime_kind(mime_text)?;
+    // `{ fileUri }` shorthand names a variable: its name is the value.
+    let value_text = text.get(value.value.range.clone())?;
     Some(dialect.map(&[
         ("type".to_string(), dialect.string(kind)),
-        ("uri".to_string(), caps.name("uri")?.as_str().to_string()),
-        ("mime_type".to_string(), mime_written.to_string()),
+        (target.to_string(), value_text.to_string()),
+        (
+            "mime_type".to_string(),
+            text.get(mime.value.range.clone())?.to_string(),
+        ),
     ]))
 }
 
