@@ -1021,6 +1021,30 @@ pub fn input_value(value: &Value, text: &str, dialect: Dialect) -> Result<Option
             "the contents are `{}`, a typed part; the interactions input is a string or a list of contents",
             crate::diagnostic::one_line(raw)
         )),
+        // A name bound in the same scope to a list or an object: passed on as it is only when
+        // it is already in the interactions shape (its binding is not rewritten).
+        ValueKind::Name(name) => match &name.value {
+            Some(
+                bound @ Value {
+                    kind: ValueKind::List(_) | ValueKind::Map(_),
+                    ..
+                },
+            ) => match input_value(bound, text, dialect) {
+                Err(why) => Err(format!(
+                    "`{}` is bound to contents it cannot pass on: {why}",
+                    name.name
+                )),
+                Ok(Some(converted)) if Some(converted.as_str()) != text.get(bound.range.clone()) => {
+                    Err(format!(
+                        "`{}` is bound to contents in the old shape, which its binding would have to \
+                             write as interactions contents",
+                        name.name
+                    ))
+                }
+                Ok(_) => Ok(None),
+            },
+            _ => Ok(None),
+        },
         _ => Ok(None),
     }
 }
