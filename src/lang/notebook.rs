@@ -11,7 +11,9 @@ use super::treesitter::{self, Grammar};
 use super::{CommentStyle, OffsetMap, Surface, json};
 
 pub fn documents(text: &str) -> Vec<Document> {
-    let Some(tree) = treesitter::parse(Grammar::Json, text) else {
+    // Outputs and attachments (most of a notebook's bytes: printed text, base64 images) are never
+    // read: the parser jumps over them.
+    let Some(tree) = treesitter::parse_skipping(Grammar::Json, text, &unread_values(text)) else {
         return Vec::new();
     };
     // A notebook that is not valid JSON cannot be trusted cell by cell: read it as text.
@@ -92,6 +94,80 @@ pub fn documents(text: &str) -> Vec<Document> {
         }));
     }
     link_cells(docs)
+}
+
+/// The insides of the values of `outputs` and `attachments` keys (`[...]`, `{...}`), found by a
+/// scan that knows JSON strings; none when a bracket is unbalanced (the parser then reads all and
+/// reports the error).
+fn unread_values(text: &str) -> Vec<std::ops::Range<usize>> {
+    const KEYS: [&[u8]; 2] = [b"outputs", b"attachments"];
+    let bytes = text.as_bytes();
+    let mut skip = Vec::new();
+    let mut i = 0;
+    while let Some(quote) = memchr::memchr(b'"', &bytes[i..]).map(|q| q + i) {
+        let Some(end) = string_end(bytes, quote) else {
+            return Vec::new();
+        };
+        i = end;
+        if !KEYS.contains(&&bytes[quote + 1..end - 1]) {
+            continue;
+        }
+        let after = |from: usize| (from..bytes.len()).find(|&j| !bytes[j].is_ascii_whitespace());
+        let Some(colon) = after(end).filter(|&j| bytes[j] == b':') else {
+            continue;
+        };
+        let Some(open) = after(colon + 1).filter(|&j| matches!(bytes[j], b'[' | b'{')) else {
+            continue;
+        };
+        let Some(close) = closing_bracket(bytes, open) else {
+            return Vec::new();
+        };
+        if close > open + 1 {
+            skip.push(open + 1..close);
+        }
+        i = close + 1;
+    }
+    skip
+}
+
+/// The offset just past the JSON string opening at `quote`.
+fn string_end(bytes: &[u8], quote: usize) -> Option<usize> {
+    let mut j = quote + 1;
+    loop {
+        let k = memchr::memchr2(b'"', b'\\', &bytes[j..])? + j;
+        if bytes[k] == b'\\' {
+            j = k + 2;
+            if j > bytes.len() {
+                return None;
+            }
+        } else {
+            return Some(k + 1);
+        }
+    }
+}
+
+/// The offset of the bracket closing the one at `open`, strings skipped.
+fn closing_bracket(bytes: &[u8], open: usize) -> Option<usize> {
+    let mut depth = 0usize;
+    let mut j = open;
+    while j < bytes.len() {
+        match bytes[j] {
+            b'"' => {
+                j = string_end(bytes, j)?;
+                continue;
+            }
+            b'[' | b'{' => depth += 1,
+            b']' | b'}' => {
+                depth = depth.checked_sub(1)?;
+                if depth == 0 {
+                    return Some(j);
+                }
+            }
+            _ => {}
+        }
+        j += 1;
+    }
+    None
 }
 
 /// The code cells as one module, in cell order: each cell's names resolve to what the earlier
@@ -369,6 +445,52 @@ fn comment_out_magics(content: &mut String) -> Vec<std::ops::Range<usize>> {
 mod tests {
     use super::*;
     use crate::diagnostic::Edit;
+
+    #[test]
+    fn outputs_and_attachments_are_skipped_and_the_cells_read_alike() {
+        let text = concat!(
+            r#"{"cells": [{"cell_type": "markdown", "attachments": {"a.png": {"image/png": "iVBO]}"}}, "#,
+            r#""source": ["Use `gemini-1.5-flash`"]}, {"cell_type": "code", "outputs": [{"text": ["x \"]\" [", "#,
+            r#""{\"outputs\": ["]}, {"data": {"k": [[1], {"2": 3}]}}], "source": ["m = \"gemini-1.5-flash\"\n"]}], "#,
+            r#""metadata": {}}"#
+        );
+        let skip = unread_values(text);
+        assert_eq!(skip.len(), 2);
+        assert!(text[skip[0].clone()].starts_with(r#""a.png""#));
+        assert!(text[skip[1].clone()].starts_with(r#"{"text""#));
+        assert!(
+            text[skip[1].end..].starts_with(r#"], "source""#),
+            "{:?}",
+            &text[skip[1].clone()]
+        );
+        // The same documents, at the same offsets, as from a full parse.
+        let read = documents(text);
+        assert_eq!(read.len(), 2);
+        assert_eq!(read[1].text, "m = \"gemini-1.5-flash\"\n");
+        let full = treesitter::parse(Grammar::Json, text).expect("parse");
+        let part = treesitter::parse_skipping(Grammar::Json, text, &skip).expect("parse");
+        let sources = |tree: &tree_sitter::Tree| {
+            let mut found = Vec::new();
+            let mut stack = vec![tree.root_node()];
+            while let Some(node) = stack.pop() {
+                if node.kind() == "pair"
+                    && node
+                        .child(0)
+                        .is_some_and(|k| &text[k.byte_range()] == r#""source""#)
+                {
+                    found.push((node.byte_range(), node.start_position()));
+                }
+                let mut cursor = node.walk();
+                stack.extend(node.children(&mut cursor));
+            }
+            found
+        };
+        assert_eq!(sources(&full), sources(&part));
+        assert!(!part.root_node().has_error());
+        // Unbalanced: nothing is skipped.
+        assert!(unread_values(r#"{"outputs": [1, 2"#).is_empty());
+        assert!(unread_values(r#"{"outputs": "[unterminated"#).is_empty());
+    }
 
     #[test]
     fn bash_cells_are_shell_scripts() {

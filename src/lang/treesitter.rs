@@ -52,6 +52,67 @@ pub fn parse_exact(grammar: Grammar, text: &str) -> Option<Tree> {
     with_parser(grammar, |parser| parser.parse(text, None))
 }
 
+/// Parses `text` without reading the bytes of `skip` (sorted, disjoint): the parser jumps over
+/// them, as if each were empty, and every node keeps its offsets in `text`.
+pub fn parse_skipping(grammar: Grammar, text: &str, skip: &[std::ops::Range<usize>]) -> Option<Tree> {
+    if skip.is_empty() {
+        return parse(grammar, text);
+    }
+    let mut included = Vec::with_capacity(skip.len() + 1);
+    let mut points = PointCounter::default();
+    let mut start = 0;
+    for gap in skip {
+        if gap.start < start || gap.end > text.len() {
+            return parse(grammar, text);
+        }
+        included.push(tree_sitter::Range {
+            start_byte: start,
+            end_byte: gap.start,
+            start_point: points.at(text, start),
+            end_point: points.at(text, gap.start),
+        });
+        start = gap.end;
+    }
+    included.push(tree_sitter::Range {
+        start_byte: start,
+        end_byte: text.len(),
+        start_point: points.at(text, start),
+        end_point: points.at(text, text.len()),
+    });
+    with_parser(grammar, |parser| {
+        parser.set_included_ranges(&included).ok()?;
+        let tree = parse_with(parser, grammar, text);
+        // The parser is this thread's for every later file: it reads whole texts again.
+        parser.set_included_ranges(&[]).ok()?;
+        tree
+    })
+}
+
+/// Row and column of offsets asked in increasing order, counted once.
+#[derive(Default)]
+struct PointCounter {
+    offset: usize,
+    row: usize,
+    line_start: usize,
+}
+
+impl PointCounter {
+    fn at(&mut self, text: &str, offset: usize) -> tree_sitter::Point {
+        let bytes = &text.as_bytes()[self.offset..offset];
+        for (i, b) in bytes.iter().enumerate() {
+            if *b == b'\n' {
+                self.row += 1;
+                self.line_start = self.offset + i + 1;
+            }
+        }
+        self.offset = offset;
+        tree_sitter::Point {
+            row: self.row,
+            column: offset - self.line_start,
+        }
+    }
+}
+
 /// Runs `f` with this thread's parser of `grammar`.
 fn with_parser(grammar: Grammar, f: impl FnOnce(&mut Parser) -> Option<Tree>) -> Option<Tree> {
     PARSERS.with(|cell| {
