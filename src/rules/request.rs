@@ -1160,29 +1160,12 @@ fn tools_value(value: &Value, text: &str, dialect: Dialect) -> Result<String, St
     let mut tools = Vec::new();
     for item in items {
         let written = text.get(item.range.clone()).unwrap_or_default();
-        let map = match &item.kind {
-            ValueKind::Map(map) => map.as_ref(),
-            ValueKind::Name(name) => match name.value.as_ref().and_then(|v| v.as_map()) {
-                Some(map) => map,
-                None => {
-                    return Err(format!(
-                        "the tool `{written}` is not an object interlint can read"
-                    ));
-                }
-            },
-            _ => {
-                return Err(format!(
-                    "the tool `{}` is not an object interlint can read",
-                    crate::diagnostic::one_line(written)
-                ));
-            }
-        };
-        if !map.complete {
+        let Some(map) = item.resolved_map().filter(|m| m.complete) else {
             return Err(format!(
                 "the tool `{}` is not an object interlint can read",
                 crate::diagnostic::one_line(written)
             ));
-        }
+        };
         for entry in &map.entries {
             let key = snake_case(&entry.key);
             if TYPE_ONLY_TOOLS.contains(&key.as_str()) {
@@ -1210,22 +1193,11 @@ fn tools_value(value: &Value, text: &str, dialect: Dialect) -> Result<String, St
             };
             for declaration in declarations {
                 let shown = text.get(declaration.range.clone()).unwrap_or_default();
-                let fields = match &declaration.kind {
-                    ValueKind::Map(map) if map.complete => map.as_ref(),
-                    ValueKind::Name(name) => match name.value.as_ref().and_then(|v| v.as_map()) {
-                        Some(map) if map.complete => map,
-                        _ => {
-                            return Err(format!(
-                                "the function declaration `{shown}` is not an object interlint can read"
-                            ));
-                        }
-                    },
-                    _ => {
-                        return Err(format!(
-                            "the function declaration `{}` is not an object interlint can read",
-                            crate::diagnostic::one_line(shown)
-                        ));
-                    }
+                let Some(fields) = declaration.resolved_map().filter(|m| m.complete) else {
+                    return Err(format!(
+                        "the function declaration `{}` is not an object interlint can read",
+                        crate::diagnostic::one_line(shown)
+                    ));
                 };
                 let mut function = vec![("type".to_string(), dialect.string("function"))];
                 for field in &fields.entries {
