@@ -1242,36 +1242,27 @@ impl<'t> Analyzer<'_, 't> {
                     detached: false,
                 });
             }
-            "usage_metadata" => {
+            "usage_metadata" | "parsed" => {
                 let origin = origin_of(self.classify(object, scope, 0))?;
                 if !matches!(origin, Origin::Response | Origin::Interaction) {
                     return None;
                 }
-                let member = parent
-                    .filter(|p| p.kind() == "attribute" && p.child_by_field_name("object") == Some(node))
-                    .and_then(|p| p.child_by_field_name("attribute"))
-                    .map(|a| (a.start_byte(), a.end_byte()));
+                let kind = if attr == "parsed" {
+                    let as_object = parent.is_some_and(|p| {
+                        matches!(p.kind(), "attribute" | "subscript")
+                            && (p.child_by_field_name("object") == Some(node)
+                                || p.child_by_field_name("value") == Some(node))
+                    });
+                    ReadKind::Parsed { as_object }
+                } else {
+                    let member = parent
+                        .filter(|p| p.kind() == "attribute" && p.child_by_field_name("object") == Some(node))
+                        .and_then(|p| p.child_by_field_name("attribute"))
+                        .map(|a| (a.start_byte(), a.end_byte()));
+                    ReadKind::Usage { member }
+                };
                 return Some(Read {
-                    kind: ReadKind::Usage { member },
-                    range: node.byte_range(),
-                    receiver: object.byte_range(),
-                    origin,
-                    all_interactions: self.all_interactions(object, scope),
-                    detached: false,
-                });
-            }
-            "parsed" => {
-                let origin = origin_of(self.classify(object, scope, 0))?;
-                if !matches!(origin, Origin::Response | Origin::Interaction) {
-                    return None;
-                }
-                let as_object = parent.is_some_and(|p| {
-                    matches!(p.kind(), "attribute" | "subscript")
-                        && (p.child_by_field_name("object") == Some(node)
-                            || p.child_by_field_name("value") == Some(node))
-                });
-                return Some(Read {
-                    kind: ReadKind::Parsed { as_object },
+                    kind,
                     range: node.byte_range(),
                     receiver: object.byte_range(),
                     origin,
