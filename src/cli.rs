@@ -29,7 +29,7 @@ enum Command {
     Check(CheckArgs),
     /// Print the table of every rule: code, name, surfaces, fix.
     Rules {
-        /// Print the default rule set's trigger words instead, one per line (for benchmarks).
+        /// Print the words the default rule set's prefilter searches (triggers and anchors), one per line (for benchmarks).
         #[arg(long, hide = true)]
         triggers: bool,
     },
@@ -188,16 +188,12 @@ fn print_schema(name: crate::manifest::SchemaName) -> anyhow::Result<u8> {
 }
 
 fn print_triggers() -> anyhow::Result<u8> {
-    let loaded = crate::config::LoadedConfig {
-        config: Default::default(),
-        path: None,
-    };
-    let settings = Settings::new(&loaded, Overrides::default(), Path::new("."))?;
-    let mut words: Vec<String> = settings
-        .rules
-        .iter()
-        .flat_map(|r| r.triggers(&settings))
-        .collect();
+    let settings = Settings::new(
+        &crate::config::LoadedConfig::default(),
+        Overrides::default(),
+        Path::new("."),
+    )?;
+    let mut words: Vec<String> = settings.prefilter.words().to_vec();
     words.sort();
     words.dedup();
     let mut out = io::stdout().lock();

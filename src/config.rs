@@ -30,7 +30,7 @@ pub struct Config {
 }
 
 /// A configuration and the file it came from.
-#[derive(Debug)]
+#[derive(Debug, Default)]
 pub struct LoadedConfig {
     pub config: Config,
     pub path: Option<PathBuf>,

@@ -25,11 +25,20 @@ pub struct Predecessor {
     pub stream_query: Vec<String>,
 }
 
+/// Words that tie a file to the API (see `anchors` in rules/endpoint.toml).
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Anchors {
+    pub calls: Vec<String>,
+    pub bodies: Vec<String>,
+}
+
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Endpoint {
     pub interactions: Interactions,
     pub predecessor: Predecessor,
+    pub anchors: Anchors,
 }
 
 /// A URL of the predecessor endpoint, with the spans of its parts.
@@ -78,6 +87,7 @@ impl Matcher {
                 stream_methods: Vec::new(),
                 stream_query: Vec::new(),
             },
+            anchors: Anchors::default(),
         });
         let methods: Vec<String> = endpoint
             .predecessor

@@ -15,6 +15,7 @@ pub mod manifest;
 pub mod mcp;
 pub mod models;
 pub mod output;
+pub mod prefilter;
 pub mod registry;
 pub mod request_fields;
 pub mod rules;

@@ -16,6 +16,9 @@ const CONVENTIONS: &str = include_str!("../rules/mcp.toml");
 /// The conventions of `rules/mcp.toml`.
 #[derive(Debug, Deserialize)]
 pub struct Conventions {
+    /// A file is a tool server only when it holds one of these words (`FastMCP`, `from mcp`);
+    /// the MCP rules run on no other file.
+    pub server_words: Vec<String>,
     pub hints: Vec<String>,
     pub read_only_words: Vec<String>,
     pub mutating_words: Vec<String>,

@@ -60,6 +60,14 @@ pub trait Rule: Send + Sync {
     /// of the enabled rules' words is never parsed.
     fn triggers(&self, settings: &Settings) -> Vec<String>;
 
+    /// Words of which one must also appear for the rule to run on a file: the words that tie a
+    /// file to the API or the protocol (a call name, a client package, a model id, a tool-server
+    /// import), where a rule's own triggers may be ordinary words of other code
+    /// (`temperature`, `mcp`). `None`: the triggers alone decide.
+    fn anchors(&self, _settings: &Settings) -> Option<Vec<String>> {
+        None
+    }
+
     /// Whether a file is to be checked by its name alone, whatever its bytes hold (a
     /// `*benchmark-manifest*.json` file that is truncated before its `$schema`, say).
     fn claims_file(&self, _file_name: &str) -> bool {

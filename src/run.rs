@@ -8,6 +8,7 @@ use rayon::prelude::*;
 use crate::diagnostic::Diagnostic;
 use crate::fix::{self, FixStatus};
 use crate::lang::Surface;
+use crate::registry::Rule;
 use crate::settings::Settings;
 use crate::source::SourceText;
 use crate::walk::describe_io;
@@ -118,12 +119,18 @@ pub fn check_bytes(
     options: RunOptions,
     write: bool,
 ) -> FileReport {
-    if !settings.may_have_findings(path, &bytes) {
+    let rules = settings.rules_for_bytes(path, &bytes);
+    if rules.is_empty() {
         return FileReport {
             path: path.to_path_buf(),
             ..FileReport::default()
         };
     }
+    // A fix changes the text the rules read: every enabled rule reads the fixed text.
+    let rules = match options.mode {
+        FixMode::Check => rules,
+        FixMode::Apply | FixMode::Diff => settings.rules_for(path),
+    };
     if memchr_nul(&bytes) {
         return FileReport::notice(path, Notice::Skipped("skipped: binary file".into()));
     }
@@ -131,7 +138,7 @@ pub fn check_bytes(
         return FileReport::notice(path, Notice::Skipped("skipped: not valid UTF-8".into()));
     };
     let outcome = catch_unwind(AssertUnwindSafe(|| {
-        check_source(path, source, settings, options, write)
+        check_source(path, source, &rules, settings, options, write)
     }));
     outcome.unwrap_or_else(|panic| {
         let what = panic
@@ -155,12 +162,12 @@ fn memchr_nul(bytes: &[u8]) -> bool {
 fn check_source(
     path: &Path,
     source: SourceText,
+    rules: &[&'static dyn Rule],
     settings: &Settings,
     options: RunOptions,
     write: bool,
 ) -> FileReport {
     let surface = Surface::from_path(path);
-    let rules = settings.rules_for(path);
     let mut report = FileReport {
         path: path.to_path_buf(),
         ..FileReport::default()
@@ -173,13 +180,13 @@ fn check_source(
         )));
     }
     if options.mode == FixMode::Check {
-        report.diagnostics = crate::engine::lint_text(settings, &rules, path, surface, &source.text);
+        report.diagnostics = crate::engine::lint_text(settings, rules, path, surface, &source.text);
         report.text = Some(source);
         return report;
     }
     let outcome = fix::fix_text(
         settings,
-        &rules,
+        rules,
         path,
         surface,
         &source.text,
@@ -211,7 +218,7 @@ fn check_source(
             report.notices.push(Notice::Error(format!("{e:#}")));
             // Nothing was written: the findings are those of the file as it is.
             report.fixed = 0;
-            report.diagnostics = crate::engine::lint_text(settings, &rules, path, surface, &source.text);
+            report.diagnostics = crate::engine::lint_text(settings, rules, path, surface, &source.text);
             report.text = Some(source);
             return report;
         }

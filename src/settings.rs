@@ -2,12 +2,12 @@
 
 use std::path::{Path, PathBuf};
 
-use aho_corasick::AhoCorasick;
 use globset::{Glob, GlobMatcher, GlobSet, GlobSetBuilder};
 
 use crate::clients::Clients;
 use crate::config::LoadedConfig;
 use crate::models::{ModelMatcher, ModelTable};
+use crate::prefilter::Prefilter;
 use crate::registry::{self, Rule};
 use crate::request_fields::RequestFields;
 
@@ -33,8 +33,8 @@ pub struct Settings {
     pub requirement_pattern: std::sync::OnceLock<Option<regex::Regex>>,
     pub matcher: ModelMatcher,
     pub rules: Vec<&'static dyn Rule>,
-    /// One search for the trigger words of every enabled rule.
-    pub prefilter: Option<AhoCorasick>,
+    /// One search for the trigger words and anchors of every enabled rule.
+    pub prefilter: Prefilter,
     pub exclude: GlobSet,
     per_file_ignores: Vec<(GlobMatcher, Vec<String>)>,
     /// Where globs are anchored: the configuration's folder, else the current one.
@@ -91,7 +91,7 @@ impl Settings {
             requirement_pattern: std::sync::OnceLock::new(),
             matcher,
             rules,
-            prefilter: None,
+            prefilter: Prefilter::default(),
             exclude: exclude.build()?,
             per_file_ignores,
             root,
@@ -105,16 +105,7 @@ impl Settings {
                 .or(config.max_file_size)
                 .unwrap_or(DEFAULT_MAX_FILE_SIZE),
         };
-        let triggers: Vec<String> = settings
-            .rules
-            .iter()
-            .flat_map(|r| r.triggers(&settings))
-            .collect();
-        settings.prefilter = if triggers.is_empty() {
-            None
-        } else {
-            Some(AhoCorasick::new(&triggers)?)
-        };
+        settings.prefilter = Prefilter::new(&settings.rules, &settings)?;
         Ok(settings)
     }
 
@@ -129,14 +120,24 @@ impl Settings {
         })
     }
 
-    /// Whether a file's bytes contain a trigger word of an enabled rule, or an enabled rule
-    /// claims the file by its name.
-    pub fn may_have_findings(&self, path: &Path, bytes: &[u8]) -> bool {
-        self.prefilter.as_ref().is_some_and(|p| p.is_match(bytes))
-            || path
-                .file_name()
-                .and_then(|n| n.to_str())
-                .is_some_and(|name| self.rules.iter().any(|r| r.claims_file(name)))
+    /// The rules to run on a file: those its bytes hold the words of ([`Prefilter`]) or that
+    /// claim it by its name, minus those `per-file-ignores` turns off. Empty: the file is not
+    /// parsed.
+    pub fn rules_for_bytes(&self, path: &Path, bytes: &[u8]) -> Vec<&'static dyn Rule> {
+        let name = path.file_name().and_then(|n| n.to_str());
+        let met = self.prefilter.select(bytes);
+        let mut rules: Vec<&'static dyn Rule> = self
+            .rules
+            .iter()
+            .zip(met)
+            .filter(|(rule, met)| *met || name.is_some_and(|n| rule.claims_file(n)))
+            .map(|(rule, _)| *rule)
+            .collect();
+        if !rules.is_empty() && !self.per_file_ignores.is_empty() {
+            let allowed = self.rules_for(path);
+            rules.retain(|r| allowed.iter().any(|a| a.meta().code == r.meta().code));
+        }
+        rules
     }
 
     /// The path as globs see it: relative to the root when under it.

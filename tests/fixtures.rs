@@ -80,6 +80,20 @@ fn fixture_snapshot(path: &Path, expect_none: bool) -> String {
             d.message
         );
     }
+    // The prefilter runs only the rules whose words a file holds: every rule run on every
+    // fixture finds nothing more.
+    if let Some(source) = interlint::source::SourceText::decode(bytes.clone()) {
+        let surface = Surface::from_path(path);
+        let every_rule =
+            interlint::engine::lint_text(&settings, &settings.rules, path, surface, &source.text);
+        let key = |d: &interlint::diagnostic::Diagnostic| (d.rule.code, d.range.clone(), d.message.clone());
+        assert_eq!(
+            checked.diagnostics.iter().map(key).collect::<Vec<_>>(),
+            every_rule.iter().map(key).collect::<Vec<_>>(),
+            "the prefilter left out a rule that reports on {}",
+            path.display()
+        );
+    }
     if expect_none {
         assert!(
             checked.diagnostics.is_empty(),

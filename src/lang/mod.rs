@@ -501,7 +501,12 @@ impl Document {
         self.tool_server
             .get_or_init(|| {
                 let conventions = crate::mcp::conventions()?;
-                if self.map.is_some() {
+                if self.map.is_some()
+                    || !conventions
+                        .server_words
+                        .iter()
+                        .any(|w| self.text.contains(w.as_str()))
+                {
                     return None;
                 }
                 match (&self.surface, &self.syntax) {

@@ -13,6 +13,11 @@ pub fn triggers() -> Vec<String> {
         .collect()
 }
 
+/// The words without which a file is not a tool server (`server_words` of rules/mcp.toml).
+pub fn anchors() -> Option<Vec<String>> {
+    Some(conventions().map(|c| c.server_words.clone()).unwrap_or_default())
+}
+
 /// The document's tool server and the conventions, when the document is a tool server.
 pub fn server(doc: &Document) -> Option<(&ToolServer, &'static Conventions)> {
     Some((doc.tool_server()?, conventions()?))

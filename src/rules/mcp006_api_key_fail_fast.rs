@@ -27,6 +27,10 @@ impl Rule for ApiKeyFailFast {
         super::mcp::triggers()
     }
 
+    fn anchors(&self, _settings: &Settings) -> Option<Vec<String>> {
+        super::mcp::anchors()
+    }
+
     fn check(&self, doc: &Document, cx: &mut RuleContext) {
         // A client sample or a test that builds a server in memory is not a process that starts
         // without its credential.

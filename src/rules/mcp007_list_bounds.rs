@@ -27,6 +27,10 @@ impl Rule for ListBounds {
         super::mcp::triggers()
     }
 
+    fn anchors(&self, _settings: &Settings) -> Option<Vec<String>> {
+        super::mcp::anchors()
+    }
+
     fn check(&self, doc: &Document, cx: &mut RuleContext) {
         let Some((server, conventions)) = super::mcp::server(doc) else {
             return;

@@ -34,6 +34,10 @@ impl Rule for CreateContentCall {
         ]
     }
 
+    fn anchors(&self, settings: &Settings) -> Option<Vec<String>> {
+        super::request::anchors(settings)
+    }
+
     fn check(&self, doc: &Document, cx: &mut RuleContext) {
         let dialect = Dialect::of(doc);
         let create = dialect.create_call(&[]);

@@ -39,6 +39,10 @@ impl Rule for ResponseText {
         .to_vec()
     }
 
+    fn anchors(&self, settings: &Settings) -> Option<Vec<String>> {
+        super::request::anchors(settings)
+    }
+
     fn check(&self, doc: &Document, cx: &mut RuleContext) {
         let dialect = Dialect::of(doc);
         let mut own_project: Option<bool> = None;

@@ -40,9 +40,15 @@ impl Rule for ChatHistory {
             "startChat",
             "generate_content",
             "generateContent",
+            // A request body that sends a conversation.
+            "contents",
         ]
         .map(String::from)
         .to_vec()
+    }
+
+    fn anchors(&self, settings: &Settings) -> Option<Vec<String>> {
+        super::request::anchors(settings)
     }
 
     fn check(&self, doc: &Document, cx: &mut RuleContext) {

@@ -40,6 +40,10 @@ impl Rule for ResponseFormatPlacement {
         .to_vec()
     }
 
+    fn anchors(&self, settings: &Settings) -> Option<Vec<String>> {
+        super::request::anchors(settings)
+    }
+
     fn check(&self, doc: &Document, cx: &mut RuleContext) {
         let dialect = Dialect::of(doc);
         let facts = doc.facts();

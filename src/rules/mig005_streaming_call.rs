@@ -31,9 +31,21 @@ impl Rule for StreamingCall {
     }
 
     fn triggers(&self, _settings: &Settings) -> Vec<String> {
-        let mut words = vec!["generate_content".to_string(), "generateContent".to_string()];
+        // A chat streams too: `chat.send_message(..., stream=True)`, `chat.sendMessageStream(...)`.
+        let mut words: Vec<String> = [
+            "generate_content",
+            "generateContent",
+            "send_message",
+            "sendMessage",
+        ]
+        .map(String::from)
+        .to_vec();
         words.extend(MATCHER.endpoint.predecessor.stream_methods.iter().cloned());
         words
+    }
+
+    fn anchors(&self, settings: &Settings) -> Option<Vec<String>> {
+        super::request::anchors(settings)
     }
 
     fn check(&self, doc: &Document, cx: &mut RuleContext) {

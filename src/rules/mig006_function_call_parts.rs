@@ -27,6 +27,10 @@ impl Rule for FunctionCallParts {
         vec!["function_call".into(), "functionCall".into()]
     }
 
+    fn anchors(&self, settings: &Settings) -> Option<Vec<String>> {
+        super::request::anchors(settings)
+    }
+
     fn check(&self, doc: &Document, cx: &mut RuleContext) {
         for read in &doc.facts().reads {
             if !matches!(read.kind, ReadKind::FunctionCalls | ReadKind::PartFunctionCall) {

@@ -41,8 +41,13 @@ impl Rule for RestEndpoint {
             .cloned()
             .collect();
         words.push(endpoint.interactions.path.clone());
-        words.extend(["generationConfig", "\"contents\""].map(String::from));
+        // `contents` unquoted: a body in a notebook's Markdown cell is escaped (`\"contents\"`).
+        words.extend(["generationConfig", "contents"].map(String::from));
         words
+    }
+
+    fn anchors(&self, settings: &Settings) -> Option<Vec<String>> {
+        super::request::anchors(settings)
     }
 
     fn check(&self, doc: &Document, cx: &mut RuleContext) {

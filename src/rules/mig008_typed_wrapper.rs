@@ -29,8 +29,20 @@ impl Rule for TypedWrapper {
         &META
     }
 
-    fn triggers(&self, _settings: &Settings) -> Vec<String> {
-        vec!["genai".into(), "generative-ai".into()]
+    fn triggers(&self, settings: &Settings) -> Vec<String> {
+        // A wrapper is reported where the client is imported, where it goes into a request, and
+        // (a request type) wherever it is built: a snippet may use `types` without its import.
+        let mut words: Vec<String> = ["genai", "generative-ai", "generate_content", "generateContent"]
+            .map(String::from)
+            .to_vec();
+        for packages in [&settings.clients.python, &settings.clients.javascript] {
+            words.extend(packages.request_types.iter().cloned());
+        }
+        words
+    }
+
+    fn anchors(&self, settings: &Settings) -> Option<Vec<String>> {
+        super::request::anchors(settings)
     }
 
     fn check(&self, doc: &Document, cx: &mut RuleContext) {

@@ -33,6 +33,10 @@ impl Rule for NewestGenerationFields {
             .to_vec()
     }
 
+    fn anchors(&self, settings: &Settings) -> Option<Vec<String>> {
+        super::request::anchors(settings)
+    }
+
     fn check(&self, doc: &Document, cx: &mut RuleContext) {
         let facts = doc.facts();
         for call in &facts.calls {

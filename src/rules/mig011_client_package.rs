@@ -29,21 +29,7 @@ impl Rule for ClientPackage {
     }
 
     fn triggers(&self, settings: &Settings) -> Vec<String> {
-        let (p, js) = (&settings.clients.python, &settings.clients.javascript);
-        let mut words: Vec<String> = [p, js]
-            .iter()
-            .flat_map(|packages| {
-                packages
-                    .current
-                    .iter()
-                    .chain(&packages.legacy)
-                    .chain(&packages.legacy_modules)
-            })
-            .cloned()
-            .collect();
-        // `google_genai`, `google.genai` spell the same package.
-        words.extend(words.clone().iter().map(|w| w.replace('-', "_")));
-        words
+        super::request::client_words(settings)
     }
 
     fn check(&self, doc: &Document, cx: &mut RuleContext) {

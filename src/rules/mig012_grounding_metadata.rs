@@ -31,6 +31,10 @@ impl Rule for GroundingMetadata {
         FIELD.map(String::from).to_vec()
     }
 
+    fn anchors(&self, settings: &Settings) -> Option<Vec<String>> {
+        super::request::anchors(settings)
+    }
+
     fn check(&self, doc: &Document, cx: &mut RuleContext) {
         for read in &doc.facts().reads {
             if read.kind != ReadKind::Grounding {

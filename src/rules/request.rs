@@ -119,6 +119,59 @@ pub fn config_arguments(kind: CallKind) -> &'static [&'static str] {
 }
 
 /// Whether the request's model resolves to the newest generation.
+/// The words that tie a file to the API: a MIG rule runs only on a file that holds one (its
+/// triggers alone may be ordinary words). Call names and body keys (rules/endpoint.toml), the client packages
+/// and their modules (rules/clients.toml, with `import genai` for `from google import genai`),
+/// and every model id the rules know, deprecated or of the newest generation.
+pub fn anchors(settings: &Settings) -> Option<Vec<String>> {
+    let endpoint = &crate::endpoint::MATCHER.endpoint;
+    let mut words: Vec<String> = endpoint.anchors.calls.clone();
+    words.extend(endpoint.anchors.bodies.iter().cloned());
+    words.extend(endpoint.predecessor.methods.iter().cloned());
+    words.extend(endpoint.predecessor.stream_methods.iter().cloned());
+    words.push(endpoint.interactions.path.clone());
+    words.extend(client_words(settings));
+    for packages in [&settings.clients.python, &settings.clients.javascript] {
+        words.extend(packages.current_modules.iter().cloned());
+        for module in packages.current_modules.iter().chain(&packages.legacy_modules) {
+            if let Some((_, leaf)) = module.rsplit_once('.') {
+                words.push(format!("import {leaf}"));
+            }
+        }
+        words.extend(packages.other_legacy_modules.iter().cloned());
+    }
+    words.extend(settings.matcher.spellings.iter().cloned());
+    for newest in &settings.models.newest_generation {
+        words.extend(
+            settings
+                .prefixes
+                .iter()
+                .map(|p| crate::models::with_prefix(newest, p)),
+        );
+    }
+    Some(words)
+}
+
+/// The client packages, current and legacy, as installed and as imported (`google-genai`,
+/// `google_genai`, `google.generativeai`, `@google/genai`).
+pub fn client_words(settings: &Settings) -> Vec<String> {
+    let (p, js) = (&settings.clients.python, &settings.clients.javascript);
+    let mut words: Vec<String> = [p, js]
+        .iter()
+        .flat_map(|packages| {
+            packages
+                .current
+                .iter()
+                .chain(&packages.legacy)
+                .chain(&packages.legacy_modules)
+        })
+        .cloned()
+        .collect();
+    // `google_genai`, `google.genai` spell the same package.
+    words.extend(words.clone().iter().map(|w| w.replace('-', "_")));
+    words
+}
+
 pub fn is_newest(call: &Call, settings: &Settings) -> bool {
     matches!(&call.model, ModelRef::Literal(id) if settings.is_newest_generation(id))
 }
