@@ -5,7 +5,9 @@
 //! one of those too ([`Rule::anchors`]): `temperature` or `mcp` alone, ordinary words of other
 //! code, make no parse; next to a model id or a `FastMCP` import they do.
 
-use aho_corasick::AhoCorasick;
+use std::collections::HashMap;
+
+use regex::bytes::Regex;
 
 use crate::registry::Rule;
 use crate::settings::Settings;
@@ -26,8 +28,21 @@ impl Need {
 
 #[derive(Debug, Default)]
 pub struct Prefilter {
-    search: Option<AhoCorasick>,
+    /// The first stage: no rule can run on a file without one of these words (every rule's
+    /// anchors, or its triggers when it has none; a word that holds another is left out). Few
+    /// and specific, they are searched with a vectorised prefilter, and most files stop here.
+    gate: Option<Regex>,
+    #[cfg_attr(not(test), allow(dead_code))]
+    gate_words: usize,
+    /// The second stage: every word, longest first, so that the match at a position is the
+    /// longest word starting there.
+    search: Option<Regex>,
     words: Vec<String>,
+    /// Each word's index, by its bytes.
+    index: HashMap<Vec<u8>, usize>,
+    /// For each word, the words that are prefixes of it (itself included): where it is found,
+    /// they are too.
+    prefixes: Vec<Vec<usize>>,
     /// One per rule, in the order of the rules the prefilter was built for.
     needs: Vec<Need>,
 }
@@ -43,19 +58,51 @@ impl Prefilter {
             }
         };
         let mut needs = Vec::with_capacity(rules.len());
+        let mut gate: Vec<String> = Vec::new();
         for rule in rules {
             let triggers: Vec<usize> = rule.triggers(settings).into_iter().map(&mut index).collect();
-            let anchors = rule
-                .anchors(settings)
-                .map(|a| a.into_iter().map(&mut index).collect());
+            let anchors = rule.anchors(settings);
+            gate.extend(anchors.clone().unwrap_or_else(|| rule.triggers(settings)));
+            let anchors = anchors.map(|a| a.into_iter().map(&mut index).collect());
             needs.push(Need { triggers, anchors });
         }
-        let search = if words.is_empty() {
-            None
-        } else {
-            Some(AhoCorasick::new(&words)?)
-        };
-        Ok(Prefilter { search, words, needs })
+        gate.sort();
+        gate.dedup();
+        let cover: Vec<&String> = gate
+            .iter()
+            .filter(|word| {
+                !gate
+                    .iter()
+                    .any(|other| other != *word && word.contains(other.as_str()))
+            })
+            .collect();
+        let gate_words = cover.len();
+        let gate = alternation(cover.into_iter())?;
+        let mut longest_first: Vec<&String> = words.iter().collect();
+        longest_first.sort_by_key(|w| std::cmp::Reverse(w.len()));
+        let search = alternation(longest_first.into_iter())?;
+        let index = words
+            .iter()
+            .enumerate()
+            .map(|(i, w)| (w.as_bytes().to_vec(), i))
+            .collect();
+        let prefixes = words
+            .iter()
+            .map(|word| {
+                (0..words.len())
+                    .filter(|&other| word.starts_with(words[other].as_str()))
+                    .collect()
+            })
+            .collect();
+        Ok(Prefilter {
+            gate,
+            gate_words,
+            search,
+            words,
+            index,
+            prefixes,
+            needs,
+        })
     }
 
     /// Every word searched for, triggers and anchors.
@@ -65,15 +112,31 @@ impl Prefilter {
 
     /// For each rule, whether the bytes hold what it needs. The search stops as soon as every
     /// rule is decided.
+    ///
+    /// Every position where a word starts is visited: a search from one byte past the last
+    /// match's start finds the longest word starting at the next such position, and the other
+    /// words starting there are its prefixes. Unlike an overlapping search, each step skips
+    /// ahead with the regex engine's literal prefilter, as `rg` does.
     pub fn select(&self, bytes: &[u8]) -> Vec<bool> {
         let mut met = vec![false; self.needs.len()];
-        let Some(search) = &self.search else {
+        let (Some(gate), Some(search)) = (&self.gate, &self.search) else {
             return met;
         };
+        if !gate.is_match(bytes) {
+            return met;
+        }
         let mut seen = vec![false; self.words.len()];
-        for found in search.find_overlapping_iter(bytes) {
-            let word = found.pattern().as_usize();
-            if std::mem::replace(&mut seen[word], true) {
+        let mut at = 0;
+        while let Some(found) = search.find_at(bytes, at) {
+            at = found.start() + 1;
+            let Some(&matched) = self.index.get(found.as_bytes()) else {
+                continue;
+            };
+            let mut new = false;
+            for &word in &self.prefixes[matched] {
+                new |= !std::mem::replace(&mut seen[word], true);
+            }
+            if !new {
                 continue;
             }
             let mut all = true;
@@ -81,12 +144,22 @@ impl Prefilter {
                 *met = *met || need.met(&seen);
                 all &= *met;
             }
-            if all {
+            if all || at >= bytes.len() {
                 break;
             }
         }
         met
     }
+}
+
+/// One regex matching any of `words` (as literals, the first listed winning at a position);
+/// `None` for no words.
+fn alternation<'a>(words: impl Iterator<Item = &'a String>) -> anyhow::Result<Option<Regex>> {
+    let pattern: Vec<String> = words.map(|w| regex::escape(w)).collect();
+    if pattern.is_empty() {
+        return Ok(None);
+    }
+    Ok(Some(Regex::new(&pattern.join("|"))?))
 }
 
 #[cfg(test)]
@@ -95,13 +168,17 @@ mod tests {
     use crate::config::LoadedConfig;
     use crate::settings::Overrides;
 
-    fn selected(text: &str) -> Vec<&'static str> {
-        let settings = Settings::new(
+    static SETTINGS: std::sync::LazyLock<Settings> = std::sync::LazyLock::new(|| {
+        Settings::new(
             &LoadedConfig::default(),
             Overrides::default(),
             std::path::Path::new("."),
         )
-        .expect("built-in settings");
+        .expect("built-in settings")
+    });
+
+    fn selected(text: &str) -> Vec<&'static str> {
+        let settings = &*SETTINGS;
         let met = settings.prefilter.select(text.as_bytes());
         settings
             .rules
@@ -117,6 +194,45 @@ mod tests {
         assert!(selected("temperature = 0.7\nmcp_client = connect()\n").is_empty());
         assert!(selected("const mcp = new Client(); // top_k, genai, interactions").is_empty());
         assert!(selected("response_format = {'type': 'json_object'}\n").is_empty());
+    }
+
+    #[test]
+    fn words_inside_and_across_other_words_are_found() {
+        // `model-2.0-flash` starts `model-2.0-flash-lite`; `genai` ends `import genai`.
+        assert_eq!(selected("x = 'model-2.0-flash-lite'"), ["MIG009"]);
+        let codes = selected("from google import genai\n");
+        assert!(codes.contains(&"MIG008"), "{codes:?}");
+        let codes = selected("import google.generativeai\n");
+        assert!(codes.contains(&"MIG011"), "{codes:?}");
+    }
+
+    proptest::proptest! {
+        /// The search finds exactly the words a plain substring test finds, in texts made of
+        /// words cut and glued together.
+        #[test]
+        fn the_search_finds_every_word_a_substring_test_finds(
+            pieces in proptest::collection::vec((0usize..200, 0usize..40, 0usize..40, "[ .a-z]{0,3}"), 0..12)
+        ) {
+            let settings = &*SETTINGS;
+            let words = settings.prefilter.words();
+            let mut text = String::new();
+            for (word, from, to, glue) in pieces {
+                let word = &words[word % words.len()];
+                let (from, to) = (from.min(word.len()), to.min(word.len()));
+                text.push_str(word.get(from.min(to)..to.max(from)).unwrap_or(word));
+                text.push_str(&glue);
+            }
+            let seen: Vec<bool> = words.iter().map(|w| text.contains(w.as_str())).collect();
+            let expected: Vec<bool> = settings.prefilter.needs.iter().map(|n| n.met(&seen)).collect();
+            proptest::prop_assert_eq!(settings.prefilter.select(text.as_bytes()), expected, "{}", text);
+        }
+    }
+
+    #[test]
+    fn the_first_stage_is_small_enough_for_the_vectorised_search() {
+        // The regex engine's vectorised (Teddy) literal search takes up to 64 words.
+        let n = SETTINGS.prefilter.gate_words;
+        assert!((1..=64).contains(&n), "{n} words");
     }
 
     #[test]

@@ -75,6 +75,11 @@ pub fn run(
 ) -> Vec<FileReport> {
     files
         .par_iter()
+        // Split down to a few files per task: the files that take long are bunched together
+        // (a vendored SDK, a folder of notebooks), and a thread can only take over work that
+        // is still split off; with rayon's default, one thread was left alone with a long
+        // stretch of them for the last third of a run over a monorepo.
+        .with_max_len(4)
         .map(|path| {
             let report = check_path(path, settings, options);
             progress.inc(1);
