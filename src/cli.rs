@@ -254,6 +254,7 @@ fn check(args: CheckArgs) -> anyhow::Result<u8> {
             FixMode::Check
         },
         unsafe_fixes: args.unsafe_fixes,
+        snippets: args.format.unwrap_or(Format::Text) == Format::Text && !args.statistics,
     };
     let threads = args.jobs.unwrap_or(0);
     if threads > 0 {

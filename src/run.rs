@@ -29,6 +29,8 @@ pub enum FixMode {
 pub struct RunOptions {
     pub mode: FixMode,
     pub unsafe_fixes: bool,
+    /// Keep each finding's source lines for display (the `text` format).
+    pub snippets: bool,
 }
 
 /// A message about a file that is not a finding.
@@ -46,9 +48,12 @@ pub enum Notice {
 #[derive(Debug, Default)]
 pub struct FileReport {
     pub path: PathBuf,
-    /// The text the findings refer to (after fixing, when fixes were written).
+    /// The text the findings refer to (after fixing, when fixes were written): kept only for a
+    /// text given on standard input or under `--diff`, which write it out.
     pub text: Option<SourceText>,
     pub diagnostics: Vec<Diagnostic>,
+    /// Where each finding is, resolved while the text was at hand.
+    pub places: Vec<crate::output::Place>,
     /// Fixes applied (or, under `--diff`, that would be applied).
     pub fixed: usize,
     /// Under `--diff` or for standard input: the original and fixed text.
@@ -143,7 +148,15 @@ pub fn check_bytes(
         return FileReport::notice(path, Notice::Skipped("skipped: not valid UTF-8".into()));
     };
     let outcome = catch_unwind(AssertUnwindSafe(|| {
-        check_source(path, source, &rules, settings, options, write)
+        let mut report = check_source(path, source, &rules, settings, options, write);
+        if let Some(source) = &report.text {
+            report.places = crate::output::places(&source.text, &report.diagnostics, options.snippets);
+        }
+        // A file of a tree is not written out again: its text goes now, not after the run.
+        if write && options.mode != FixMode::Diff {
+            report.text = None;
+        }
+        report
     }));
     outcome.unwrap_or_else(|panic| {
         let what = panic

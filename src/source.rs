@@ -11,7 +11,7 @@ pub enum LineEnding {
 }
 
 /// A 1-based line and column; the column counts Unicode scalar values.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, serde::Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, serde::Serialize)]
 pub struct Position {
     pub line: usize,
     pub column: usize,

@@ -169,7 +169,7 @@ proptest! {
         let settings = settings();
         let text: String = pieces.concat();
         let path = Path::new(name);
-        let options = |mode| RunOptions { mode, unsafe_fixes: true };
+        let options = |mode| RunOptions { mode, unsafe_fixes: true, ..RunOptions::default() };
         let checked = run::check_bytes(path, text.clone().into_bytes(), &settings, options(FixMode::Check), false);
         prop_assert!(!checked.notices.iter().any(|n| matches!(n, Notice::Error(_))), "{:?}", checked.notices);
         let fixed = run::check_bytes(path, text.clone().into_bytes(), &settings, options(FixMode::Diff), false);

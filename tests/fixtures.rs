@@ -25,6 +25,7 @@ fn check(path: &Path, bytes: &[u8], settings: &Settings, mode: FixMode) -> run::
     let options = RunOptions {
         mode,
         unsafe_fixes: true,
+        ..RunOptions::default()
     };
     run::check_bytes(path, bytes.to_vec(), settings, options, false)
 }

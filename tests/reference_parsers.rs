@@ -51,6 +51,7 @@ fn fixed_fixtures_parse_with_reference_parsers() {
             let options = RunOptions {
                 mode: FixMode::Diff,
                 unsafe_fixes,
+                ..RunOptions::default()
             };
             let report = run::check_bytes(path, bytes.clone(), &settings, options, false);
             let Some((before, after)) = report.change else {

@@ -7,10 +7,9 @@ use serde_json::{Value, json};
 use super::{Counts, Located};
 
 pub fn write(out: &mut dyn Write, located: &[Located], counts: &Counts) -> io::Result<()> {
-    let findings: Vec<Value> = located.iter().map(finding).collect();
     let document = json!({
         "version": 1,
-        "findings": findings,
+        "findings": super::ARRAY_MARK,
         "summary": {
             "files_scanned": counts.files_scanned,
             "findings": counts.findings,
@@ -18,8 +17,7 @@ pub fn write(out: &mut dyn Write, located: &[Located], counts: &Counts) -> io::R
             "unsafe_fixable": counts.unsafe_fixable,
         },
     });
-    serde_json::to_writer_pretty(&mut *out, &document)?;
-    writeln!(out)
+    super::write_streamed(out, &document, located.iter().map(finding))
 }
 
 fn finding(l: &Located) -> Value {

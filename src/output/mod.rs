@@ -71,20 +71,31 @@ impl Located<'_> {
     }
 }
 
-/// Every finding of the reports, in report order then position.
-pub fn locate<'a>(reports: &'a [FileReport], cwd: &Path) -> Vec<Located<'a>> {
-    let mut located = Vec::new();
-    for report in reports {
-        let Some(source) = &report.text else {
-            continue;
-        };
-        if report.diagnostics.is_empty() {
-            continue;
-        }
-        let text = source.text.as_str();
-        let index = LineIndex::new(text);
-        let path = display_path(&report.path, cwd);
-        for diagnostic in &report.diagnostics {
+/// Where a finding is, resolved while its file's text is at hand, so that the text need not be
+/// kept until the output is written.
+#[derive(Clone, Debug, Default)]
+pub struct Place {
+    pub start: Position,
+    pub end: Position,
+    /// With snippets: the source lines of the finding (a window around the span on a long
+    /// line), the first line's number and the span within them. Empty otherwise.
+    pub lines: String,
+    pub first_line: usize,
+    pub span: std::ops::Range<usize>,
+    /// Each edit of the fix, with positions.
+    pub edits: Vec<(Position, Position)>,
+}
+
+/// The places of a file's findings in its text; `snippets` keeps their source lines (only the
+/// `text` format shows them).
+pub fn places(text: &str, diagnostics: &[Diagnostic], snippets: bool) -> Vec<Place> {
+    if diagnostics.is_empty() {
+        return Vec::new();
+    }
+    let index = LineIndex::new(text);
+    diagnostics
+        .iter()
+        .map(|diagnostic| {
             let start = index.position(text, diagnostic.range.start);
             let end = index.position(text, diagnostic.range.end);
             let edits = diagnostic
@@ -95,10 +106,18 @@ pub fn locate<'a>(reports: &'a [FileReport], cwd: &Path) -> Vec<Located<'a>> {
                     (
                         index.position(text, e.range.start),
                         index.position(text, e.range.end),
-                        e.content.as_str(),
                     )
                 })
                 .collect();
+            let mut place = Place {
+                start,
+                end,
+                edits,
+                ..Place::default()
+            };
+            if !snippets {
+                return place;
+            }
             let (lines, first_line, span) = match &diagnostic.cell {
                 Some(cell) => {
                     let len = cell.lines.len();
@@ -125,14 +144,38 @@ pub fn locate<'a>(reports: &'a [FileReport], cwd: &Path) -> Vec<Located<'a>> {
                 }
             };
             let (lines, span) = window(lines, span);
+            place.lines = lines.to_string();
+            place.first_line = first_line;
+            place.span = span;
+            place
+        })
+        .collect()
+}
+
+/// Every finding of the reports, in report order then position.
+pub fn locate<'a>(reports: &'a [FileReport], cwd: &Path) -> Vec<Located<'a>> {
+    let mut located = Vec::new();
+    for report in reports {
+        if report.diagnostics.is_empty() {
+            continue;
+        }
+        let path = display_path(&report.path, cwd);
+        for (diagnostic, place) in report.diagnostics.iter().zip(&report.places) {
+            let edits = diagnostic
+                .fix
+                .iter()
+                .flat_map(|f| &f.edits)
+                .zip(&place.edits)
+                .map(|(e, &(start, end))| (start, end, e.content.as_str()))
+                .collect();
             located.push(Located {
                 path: path.clone(),
                 diagnostic,
-                start,
-                end,
-                lines,
-                first_line,
-                span,
+                start: place.start,
+                end: place.end,
+                lines: &place.lines,
+                first_line: place.first_line,
+                span: place.span.clone(),
                 edits,
             });
         }
@@ -249,6 +292,49 @@ pub fn write_findings(
     }
 }
 
+/// Where [`write_streamed`] puts the array it streams: a string no finding can hold.
+const ARRAY_MARK: &str = "\u{0}interlint-array\u{0}";
+
+/// Writes `document`, pretty-printed as `serde_json` does, with the string [`ARRAY_MARK`] in it
+/// replaced by an array of `items` serialised one at a time: the output of a run with a
+/// hundred thousand findings is never built whole in memory.
+fn write_streamed(
+    out: &mut dyn Write,
+    document: &serde_json::Value,
+    items: impl Iterator<Item = serde_json::Value>,
+) -> io::Result<()> {
+    let text = serde_json::to_string_pretty(document)?;
+    let mark = serde_json::to_string(ARRAY_MARK)?;
+    let (before, after) = text.split_once(&mark).unwrap_or((&text, ""));
+    let indent = before.len() - before.rfind('\n').map_or(0, |i| i + 1);
+    let indent = before[before.len() - indent..]
+        .bytes()
+        .take_while(|&b| b == b' ')
+        .count();
+    out.write_all(before.as_bytes())?;
+    out.write_all(b"[")?;
+    let inner = " ".repeat(indent + 2);
+    let mut first = true;
+    for item in items {
+        out.write_all(if first { b"\n" } else { b",\n" })?;
+        first = false;
+        // Pretty JSON escapes every newline inside a string: each line is a line of the item.
+        for (i, line) in serde_json::to_string_pretty(&item)?.split('\n').enumerate() {
+            if i > 0 {
+                out.write_all(b"\n")?;
+            }
+            out.write_all(inner.as_bytes())?;
+            out.write_all(line.as_bytes())?;
+        }
+    }
+    if !first {
+        write!(out, "\n{}", " ".repeat(indent))?;
+    }
+    out.write_all(b"]")?;
+    out.write_all(after.as_bytes())?;
+    writeln!(out)
+}
+
 /// A unified diff of one file, with `a/` and `b/` prefixes so `git apply` takes it.
 pub fn unified_diff(path: &str, old: &str, new: &str) -> String {
     let diff = similar::TextDiff::from_lines(old, new);
@@ -260,6 +346,21 @@ pub fn unified_diff(path: &str, old: &str, new: &str) -> String {
 
 #[cfg(test)]
 mod tests {
+    use serde_json::json;
+
+    #[test]
+    fn a_streamed_array_is_written_as_serde_json_writes_it() {
+        let items = vec![json!({"a": 1, "b": ["x\ny", {"c": null}]}), json!({}), json!([])];
+        for items in [items.clone(), Vec::new()] {
+            let whole = json!({"v": 1, "runs": [{"results": items.clone(), "z": "q"}], "end": {"k": 2}});
+            let streamed = json!({"v": 1, "runs": [{"results": ARRAY_MARK, "z": "q"}], "end": {"k": 2}});
+            let mut out = Vec::new();
+            write_streamed(&mut out, &streamed, items.into_iter()).expect("to memory");
+            let expected = serde_json::to_string_pretty(&whole).expect("serialises") + "\n";
+            assert_eq!(String::from_utf8_lossy(&out), expected);
+        }
+    }
+
     use annotate_snippets::{AnnotationKind, Group, Level, Renderer, Snippet};
 
     use super::*;

@@ -12,13 +12,10 @@ use crate::source::Position;
 pub fn write(out: &mut dyn Write, located: &[Located]) -> io::Result<()> {
     let rules = all_rules();
     let descriptors: Vec<Value> = rules.iter().map(|r| descriptor(r.meta())).collect();
-    let results: Vec<Value> = located
-        .iter()
-        .map(|l| {
-            let index = rules.iter().position(|r| r.meta().code == l.diagnostic.rule.code);
-            result(l, index)
-        })
-        .collect();
+    let results = located.iter().map(|l| {
+        let index = rules.iter().position(|r| r.meta().code == l.diagnostic.rule.code);
+        result(l, index)
+    });
     let document = json!({
         "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
         "version": "2.1.0",
@@ -32,11 +29,10 @@ pub fn write(out: &mut dyn Write, located: &[Located]) -> io::Result<()> {
             },
             "columnKind": "unicodeCodePoints",
             "originalUriBaseIds": {"%SRCROOT%": {"description": {"text": "The folder interlint was run from."}}},
-            "results": results,
+            "results": super::ARRAY_MARK,
         }],
     });
-    serde_json::to_writer_pretty(&mut *out, &document)?;
-    writeln!(out)
+    super::write_streamed(out, &document, results)
 }
 
 fn descriptor(meta: &RuleMeta) -> Value {
