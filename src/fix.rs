@@ -174,10 +174,23 @@ pub fn fix_text(
     line_ending: LineEnding,
     unsafe_fixes: bool,
 ) -> FixOutcome {
-    let lint = |t: &str| crate::engine::lint_text(settings, rules, path, surface, t);
+    // Each text is read by the rules whose words it holds (the prefilter's choice among the
+    // rules it was built for): a fix may bring in words (`interactions.create`) that call on
+    // another rule.
+    let rules_of = |t: &str| -> Vec<&'static dyn Rule> {
+        let met = settings.rules_for_bytes(path, t.as_bytes());
+        let same = |a: &&'static dyn Rule, b: &&'static dyn Rule| std::ptr::addr_eq(*a, *b);
+        rules
+            .iter()
+            .copied()
+            .filter(|r| met.iter().any(|m| same(m, r)) || !settings.rules.iter().any(|k| same(k, r)))
+            .collect()
+    };
+    let lint = |t: &str| crate::engine::lint_text(settings, &rules_of(t), path, surface, t);
     // A fixed text is parsed once for its findings and its syntax errors together.
     let lint_and_errors = |t: &str| {
-        let (diagnostics, errors) = crate::engine::lint_text_and_errors(settings, rules, path, surface, t);
+        let (diagnostics, errors) =
+            crate::engine::lint_text_and_errors(settings, &rules_of(t), path, surface, t);
         (diagnostics, errors.saturating_add(toml_errors(path, t)))
     };
     let (original, baseline) = lint_and_errors(text);

@@ -136,7 +136,8 @@ pub fn check_bytes(
             ..FileReport::default()
         };
     }
-    // A fix changes the text the rules read: every enabled rule reads the fixed text.
+    // A fix changes the text the rules read: each fixed text is filtered again (`fix_text`)
+    // among every rule enabled for the file.
     let rules = match options.mode {
         FixMode::Check => rules,
         FixMode::Apply | FixMode::Diff => settings.rules_for(path),
