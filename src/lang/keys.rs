@@ -9,7 +9,7 @@ use std::ops::Range;
 
 use tree_sitter::Node;
 
-use super::treesitter::{children, visit};
+use super::treesitter::children;
 use super::{CommentStyle, Document, Surface, Syntax};
 
 /// A key as written: where its text is (inside the quotes) and that text.
@@ -19,15 +19,16 @@ pub struct Key {
     pub text: String,
 }
 
-/// The keys of each mapping of a document, one group per mapping. A group may hold the same key
-/// text more than once (a TOML table named by a header and by its sub-tables' headers): that is
-/// one key, not two.
-pub fn sibling_keys(doc: &Document) -> Vec<Vec<Key>> {
+/// The keys of the mappings of a document that have a key holding one of `ranges`, one group
+/// per mapping (in a text file, of every mapping). A group may hold the same key text more than
+/// once (a TOML table named by a header and by its sub-tables' headers): that is one key, not
+/// two.
+pub fn sibling_keys(doc: &Document, ranges: &[Range<usize>]) -> Vec<Vec<Key>> {
     match (&doc.surface, &doc.syntax) {
         (
             Surface::Json | Surface::Python | Surface::JavaScript | Surface::TypeScript | Surface::Tsx,
             Syntax::TreeSitter(tree),
-        ) => tree_keys(tree.root_node(), &doc.text),
+        ) => tree_keys(tree.root_node(), &doc.text, ranges),
         (Surface::Text(CommentStyle::Hash), _) => {
             let mut groups: Vec<Vec<Key>> = yaml_mappings(&doc.text)
                 .into_iter()
@@ -40,22 +41,44 @@ pub fn sibling_keys(doc: &Document) -> Vec<Vec<Key>> {
     }
 }
 
-/// JSON `object`s, Python `dictionary`s and JavaScript `object`s: their `pair`s' literal keys.
-fn tree_keys(root: Node, text: &str) -> Vec<Vec<Key>> {
+/// JSON `object`s, Python `dictionary`s and JavaScript `object`s with a key holding one of
+/// `ranges`: their `pair`s' literal keys. Found from each range upwards, not by walking the
+/// tree: a large JSON document has few such keys.
+fn tree_keys(root: Node, text: &str, ranges: &[Range<usize>]) -> Vec<Vec<Key>> {
     let mut groups = Vec::new();
-    visit(root, &mut |node| {
-        if matches!(node.kind(), "object" | "dictionary") {
-            let keys: Vec<Key> = children(node)
-                .filter(|p| p.kind() == "pair")
-                .filter_map(|p| p.child_by_field_name("key"))
-                .filter_map(|k| literal_key(k, text))
-                .collect();
-            if keys.len() > 1 {
-                groups.push(keys);
+    let mut mappings: Vec<usize> = Vec::new();
+    for range in ranges {
+        let Some(mut node) = root.descendant_for_byte_range(range.start, range.end) else {
+            continue;
+        };
+        // The nearest pair holds the range in its key or in its value; in its value, so does
+        // every pair above it.
+        while let Some(parent) = node.parent() {
+            if parent.kind() != "pair" {
+                node = parent;
+                continue;
             }
+            let in_key = parent
+                .child_by_field_name("key")
+                .is_some_and(|key| key.id() == node.id());
+            if let Some(mapping) = parent
+                .parent()
+                .filter(|m| in_key && matches!(m.kind(), "object" | "dictionary"))
+                && !mappings.contains(&mapping.id())
+            {
+                mappings.push(mapping.id());
+                let keys: Vec<Key> = children(mapping)
+                    .filter(|p| p.kind() == "pair")
+                    .filter_map(|p| p.child_by_field_name("key"))
+                    .filter_map(|k| literal_key(k, text))
+                    .collect();
+                if keys.len() > 1 {
+                    groups.push(keys);
+                }
+            }
+            break;
         }
-        true
-    });
+    }
     groups
 }
 

@@ -39,7 +39,8 @@ impl Rule for DeprecatedModelId {
         if found.is_empty() {
             return;
         }
-        let collisions = key_collisions(doc, cx.settings);
+        let ranges: Vec<Range<usize>> = found.iter().map(|f| f.range.clone()).collect();
+        let collisions = key_collisions(doc, cx.settings, &ranges);
         let answered_by = &cx.settings.models.answered_by_keys;
         for found in found {
             if key_before(&doc.text, found.range.start)
@@ -130,9 +131,9 @@ struct KeyCollision {
     existing: bool,
 }
 
-fn key_collisions(doc: &Document, settings: &Settings) -> Vec<KeyCollision> {
+fn key_collisions(doc: &Document, settings: &Settings, ranges: &[Range<usize>]) -> Vec<KeyCollision> {
     let mut collisions = Vec::new();
-    for group in sibling_keys(doc) {
+    for group in sibling_keys(doc, ranges) {
         let after: Vec<String> = group
             .iter()
             .map(|k| settings.matcher.replace_all(&settings.models, &k.text))
