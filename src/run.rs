@@ -62,6 +62,11 @@ pub struct FileReport {
 }
 
 impl FileReport {
+    /// Nothing to report: no finding, no fix, no notice.
+    pub fn is_empty(&self) -> bool {
+        self.diagnostics.is_empty() && self.fixed == 0 && self.change.is_none() && self.notices.is_empty()
+    }
+
     fn notice(path: &Path, notice: Notice) -> Self {
         FileReport {
             path: path.to_path_buf(),
@@ -71,7 +76,8 @@ impl FileReport {
     }
 }
 
-/// Checks every file, in parallel; reports come back in the order of `files`.
+/// Checks every file, in parallel; the reports of the files with something to say (a finding,
+/// a fix, a notice) come back in the order of `files`.
 pub fn run(
     files: &[PathBuf],
     settings: &Settings,
@@ -85,10 +91,11 @@ pub fn run(
         // is still split off; with rayon's default, one thread was left alone with a long
         // stretch of them for the last third of a run over a monorepo.
         .with_max_len(4)
-        .map(|path| {
+        .filter_map(|path| {
             let report = check_path(path, settings, options);
             progress.inc(1);
-            report
+            // Most files of a tree have nothing: a report each would be kept until the end.
+            (!report.is_empty()).then_some(report)
         })
         .collect()
 }
