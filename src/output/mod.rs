@@ -306,11 +306,8 @@ fn write_streamed(
     let text = serde_json::to_string_pretty(document)?;
     let mark = serde_json::to_string(ARRAY_MARK)?;
     let (before, after) = text.split_once(&mark).unwrap_or((&text, ""));
-    let indent = before.len() - before.rfind('\n').map_or(0, |i| i + 1);
-    let indent = before[before.len() - indent..]
-        .bytes()
-        .take_while(|&b| b == b' ')
-        .count();
+    let last_line = &before[before.rfind('\n').map_or(0, |i| i + 1)..];
+    let indent = last_line.len() - last_line.trim_start_matches(' ').len();
     out.write_all(before.as_bytes())?;
     out.write_all(b"[")?;
     let inner = " ".repeat(indent + 2);
