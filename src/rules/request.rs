@@ -118,11 +118,10 @@ pub fn config_arguments(kind: CallKind) -> &'static [&'static str] {
     }
 }
 
-/// Whether the request's model resolves to the newest generation.
 /// The words that tie a file to the API: a MIG rule runs only on a file that holds one (its
-/// triggers alone may be ordinary words). Call names and body keys (rules/endpoint.toml), the client packages
-/// and their modules (rules/clients.toml, with `import genai` for `from google import genai`),
-/// and every model id the rules know, deprecated or of the newest generation.
+/// triggers alone may be ordinary words). Call names and body keys (rules/endpoint.toml), the
+/// client packages and their modules (rules/clients.toml, with `import genai` for `from google
+/// import genai`), and every model id the rules know, deprecated or of the newest generation.
 pub fn anchors(settings: &Settings) -> Option<Vec<String>> {
     let endpoint = &crate::endpoint::MATCHER.endpoint;
     let mut words: Vec<String> = endpoint.anchors.calls.clone();
@@ -172,6 +171,7 @@ pub fn client_words(settings: &Settings) -> Vec<String> {
     words
 }
 
+/// Whether the request's model resolves to the newest generation.
 pub fn is_newest(call: &Call, settings: &Settings) -> bool {
     matches!(&call.model, ModelRef::Literal(id) if settings.is_newest_generation(id))
 }
