@@ -174,18 +174,9 @@ pub fn fix_text(
     line_ending: LineEnding,
     unsafe_fixes: bool,
 ) -> FixOutcome {
-    // Each text is read by the rules whose words it holds (the prefilter's choice among the
-    // rules it was built for): a fix may bring in words (`interactions.create`) that call on
-    // another rule.
-    let rules_of = |t: &str| -> Vec<&'static dyn Rule> {
-        let met = settings.rules_for_bytes(path, t.as_bytes());
-        let same = |a: &&'static dyn Rule, b: &&'static dyn Rule| std::ptr::addr_eq(*a, *b);
-        rules
-            .iter()
-            .copied()
-            .filter(|r| met.iter().any(|m| same(m, r)) || !settings.rules.iter().any(|k| same(k, r)))
-            .collect()
-    };
+    // Each text is read by the rules whose words it holds: a fix may bring in words
+    // (`interactions.create`) that call on another rule.
+    let rules_of = |t: &str| settings.select(rules, path, t.as_bytes());
     let lint = |t: &str| crate::engine::lint_text(settings, &rules_of(t), path, surface, t);
     // A fixed text is parsed once for its findings and its syntax errors together.
     let lint_and_errors = |t: &str| {

@@ -78,6 +78,12 @@ pub trait Rule: Send + Sync {
     fn check(&self, doc: &Document, cx: &mut RuleContext);
 }
 
+/// Whether two rule references are the same rule. Rules are zero-sized statics, whose addresses
+/// may coincide; each has its own metadata static, which does not.
+pub fn same_rule(a: &dyn Rule, b: &dyn Rule) -> bool {
+    std::ptr::eq(a.meta(), b.meta())
+}
+
 /// Every rule interlint has, in code order.
 pub fn all_rules() -> &'static [&'static dyn Rule] {
     crate::rules::ALL
@@ -155,6 +161,16 @@ mod tests {
             ["MAN002", "MAN003", "MAN004", "MAN005", "MAN006", "MAN007"]
         );
         assert!(!codes(&["MIG"], &[]).contains(&"MAN001"));
+    }
+
+    #[test]
+    fn rules_are_told_apart_though_they_are_zero_sized() {
+        let rules = all_rules();
+        for (i, a) in rules.iter().enumerate() {
+            for (j, b) in rules.iter().enumerate() {
+                assert_eq!(same_rule(*a, *b), i == j, "{} {}", a.meta().code, b.meta().code);
+            }
+        }
     }
 
     #[test]

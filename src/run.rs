@@ -136,18 +136,24 @@ pub fn check_bytes(
     options: RunOptions,
     write: bool,
 ) -> FileReport {
-    let rules = settings.rules_for_bytes(path, &bytes);
-    if rules.is_empty() {
+    // Most files of a tree have none of the words: they are turned away before the path is
+    // matched against `per-file-ignores`.
+    let selected = settings.select(&settings.rules, path, &bytes);
+    if selected.is_empty() {
         return FileReport {
             path: path.to_path_buf(),
             ..FileReport::default()
         };
     }
-    // A fix changes the text the rules read: each fixed text is filtered again (`fix_text`)
-    // among every rule enabled for the file.
+    let enabled = settings.rules_for(path);
+    // A fix changes the text the rules read: `fix_text` selects again, among every rule
+    // enabled for the file, for each text it makes.
     let rules = match options.mode {
-        FixMode::Check => rules,
-        FixMode::Apply | FixMode::Diff => settings.rules_for(path),
+        FixMode::Check => selected
+            .into_iter()
+            .filter(|r| enabled.iter().any(|e| crate::registry::same_rule(*e, *r)))
+            .collect(),
+        FixMode::Apply | FixMode::Diff => enabled,
     };
     if memchr_nul(&bytes) {
         return FileReport::notice(path, Notice::Skipped("skipped: binary file".into()));

@@ -120,24 +120,20 @@ impl Settings {
         })
     }
 
-    /// The rules to run on a file: those its bytes hold the words of ([`Prefilter`]) or that
-    /// claim it by its name, minus those `per-file-ignores` turns off. Empty: the file is not
-    /// parsed.
-    pub fn rules_for_bytes(&self, path: &Path, bytes: &[u8]) -> Vec<&'static dyn Rule> {
+    /// The rules among `rules` to run on a file: those its bytes hold the words of
+    /// ([`Prefilter`]) or that claim it by its name; a rule the prefilter was not built for is
+    /// kept. Empty: the file is not parsed.
+    pub fn select(&self, rules: &[&'static dyn Rule], path: &Path, bytes: &[u8]) -> Vec<&'static dyn Rule> {
         let name = path.file_name().and_then(|n| n.to_str());
         let met = self.prefilter.select(bytes);
-        let mut rules: Vec<&'static dyn Rule> = self
-            .rules
-            .iter()
-            .zip(met)
-            .filter(|(rule, met)| *met || name.is_some_and(|n| rule.claims_file(n)))
-            .map(|(rule, _)| *rule)
-            .collect();
-        if !rules.is_empty() && !self.per_file_ignores.is_empty() {
-            let allowed = self.rules_for(path);
-            rules.retain(|r| allowed.iter().any(|a| a.meta().code == r.meta().code));
-        }
         rules
+            .iter()
+            .copied()
+            .filter(|rule| {
+                let known = self.rules.iter().position(|k| registry::same_rule(*k, *rule));
+                known.is_none_or(|i| met[i]) || name.is_some_and(|n| rule.claims_file(n))
+            })
+            .collect()
     }
 
     /// The path as globs see it: relative to the root when under it.

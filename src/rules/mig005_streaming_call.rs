@@ -31,12 +31,14 @@ impl Rule for StreamingCall {
     }
 
     fn triggers(&self, _settings: &Settings) -> Vec<String> {
-        // A chat streams too: `chat.send_message(..., stream=True)`, `chat.sendMessageStream(...)`.
+        // A chat streams too: `chat.send_message(..., stream=True)`, `chat.sendMessageStream(...)`;
+        // and the chunks read from a stream already sent to `interactions.create` are reported.
         let mut words: Vec<String> = [
             "generate_content",
             "generateContent",
             "send_message",
             "sendMessage",
+            "interactions",
         ]
         .map(String::from)
         .to_vec();
