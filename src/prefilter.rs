@@ -60,9 +60,10 @@ impl Prefilter {
         let mut needs = Vec::with_capacity(rules.len());
         let mut gate: Vec<String> = Vec::new();
         for rule in rules {
-            let triggers: Vec<usize> = rule.triggers(settings).into_iter().map(&mut index).collect();
+            let trigger_words = rule.triggers(settings);
             let anchors = rule.anchors(settings);
-            gate.extend(anchors.clone().unwrap_or_else(|| rule.triggers(settings)));
+            gate.extend(anchors.clone().unwrap_or_else(|| trigger_words.clone()));
+            let triggers: Vec<usize> = trigger_words.into_iter().map(&mut index).collect();
             let anchors = anchors.map(|a| a.into_iter().map(&mut index).collect());
             needs.push(Need { triggers, anchors });
         }
