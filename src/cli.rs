@@ -155,7 +155,7 @@ pub fn main() -> ExitCode {
 }
 
 fn print_rules() -> anyhow::Result<u8> {
-    let mut out = io::stdout().lock();
+    let mut out = io::BufWriter::new(io::stdout().lock());
     let fix = |m: &registry::RuleMeta| match m.fix {
         registry::FixAvailability::None => "none".to_string(),
         _ => m.fix_safety.to_string(),
@@ -179,6 +179,7 @@ fn print_rules() -> anyhow::Result<u8> {
             m.surfaces
         )?;
     }
+    out.flush()?;
     Ok(EXIT_CLEAN)
 }
 
@@ -196,10 +197,11 @@ fn print_triggers() -> anyhow::Result<u8> {
     let mut words: Vec<String> = settings.prefilter.words().to_vec();
     words.sort();
     words.dedup();
-    let mut out = io::stdout().lock();
+    let mut out = io::BufWriter::new(io::stdout().lock());
     for word in words {
         writeln!(out, "{word}")?;
     }
+    out.flush()?;
     Ok(EXIT_CLEAN)
 }
 
@@ -289,7 +291,7 @@ fn check(args: CheckArgs) -> anyhow::Result<u8> {
         color: io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()),
         unsafe_fixes: args.unsafe_fixes,
     };
-    let mut out = io::stdout().lock();
+    let mut out = io::BufWriter::new(io::stdout().lock());
     if options.mode == FixMode::Diff {
         let mut changed = false;
         for report in &reports {
@@ -307,6 +309,8 @@ fn check(args: CheckArgs) -> anyhow::Result<u8> {
     } else {
         output::write_findings(&mut out, format, &located, &counts, style)?;
     }
+    // Findings first, then a summary on stderr.
+    out.flush()?;
     let summary = counts.summary(args.unsafe_fixes, options.mode == FixMode::Apply);
     if !args.quiet {
         match format {
@@ -407,28 +411,30 @@ fn check_stdin(
         color: false,
         unsafe_fixes: args.unsafe_fixes,
     };
-    let mut out = io::stdout().lock();
-    match options.mode {
+    let mut out = io::BufWriter::new(io::stdout().lock());
+    let code = match options.mode {
         FixMode::Apply => {
             // The fixed code goes to stdout, everything else to stderr.
             match (&report.change, &report.text) {
                 (Some((_, new)), Some(source)) => out.write_all(&source.encode(new))?,
                 _ => out.write_all(&input)?,
             }
+            out.flush()?;
             let located = output::locate(&reports, cwd);
             let mut err = io::stderr().lock();
             output::write_findings(&mut err, Format::Concise, &located, &counts, style)?;
             if !args.quiet {
                 writeln!(err, "{}", counts.summary(args.unsafe_fixes, true))?;
             }
-            Ok(exit_code(had_error, counts.findings > 0, args.exit_zero))
+            exit_code(had_error, counts.findings > 0, args.exit_zero)
         }
         FixMode::Diff => {
             let changed = write_diff(&mut out, report, cwd)?;
+            out.flush()?;
             if !args.quiet {
                 eprintln!("{}", diff_summary(&counts));
             }
-            Ok(exit_code(had_error, changed, args.exit_zero))
+            exit_code(had_error, changed, args.exit_zero)
         }
         FixMode::Check => {
             let located = output::locate(&reports, cwd);
@@ -437,9 +443,11 @@ fn check_stdin(
             if !args.quiet && matches!(format, Format::Text) {
                 writeln!(out, "{}", counts.summary(args.unsafe_fixes, false))?;
             }
-            Ok(exit_code(had_error, counts.findings > 0, args.exit_zero))
+            exit_code(had_error, counts.findings > 0, args.exit_zero)
         }
-    }
+    };
+    out.flush()?;
+    Ok(code)
 }
 
 #[cfg(test)]
