@@ -63,9 +63,10 @@ impl<'t> Scopes<'t> {
             loads: HashMap::new(),
             functions: HashMap::new(),
         };
-        // An explicit stack: deeply nested code must not overflow the thread's stack.
-        let mut stack: Vec<(Node<'t>, usize)> = vec![(root, 0)];
-        while let Some((node, scope)) = stack.pop() {
+        // An explicit stack: deeply nested code must not overflow the thread's stack. Each
+        // node comes with its parent, which tree-sitter would find by descending from the root.
+        let mut stack: Vec<(Node<'t>, usize, Option<Node<'t>>)> = vec![(root, 0, None)];
+        while let Some((node, scope, parent)) = stack.pop() {
             let mut child_scope = scope;
             match node.kind() {
                 "comment" => {
@@ -90,7 +91,7 @@ impl<'t> Scopes<'t> {
                         if Some(child) != node.child_by_field_name("parameters")
                             && Some(child) != node.child_by_field_name("name")
                         {
-                            stack.push((child, child_scope));
+                            stack.push((child, child_scope, Some(node)));
                         }
                     }
                     continue;
@@ -102,12 +103,12 @@ impl<'t> Scopes<'t> {
                     child_scope = s.push_scope(scope, ScopeKind::Class);
                     for child in children(node) {
                         if Some(child) != node.child_by_field_name("name") {
-                            stack.push((child, child_scope));
+                            stack.push((child, child_scope, Some(node)));
                         }
                     }
                     continue;
                 }
-                "assignment" => s.assignment(node, scope, text),
+                "assignment" => s.assignment(node, parent, scope, text),
                 "augmented_assignment" => {
                     if let Some(left) = node.child_by_field_name("left")
                         && left.kind() == "identifier"
@@ -154,7 +155,7 @@ impl<'t> Scopes<'t> {
                 "call" => s.calls.push((node, scope)),
                 "attribute" => s.attributes.push((node, scope)),
                 "identifier" => {
-                    if is_load(node) {
+                    if is_load(node, parent) {
                         let name = text_of(node, text);
                         s.names.add_use(scope, name);
                         s.loads.entry(name.to_string()).or_default().push((node, scope));
@@ -166,7 +167,7 @@ impl<'t> Scopes<'t> {
             let mut cursor = node.walk();
             let kids: Vec<Node<'t>> = node.children(&mut cursor).collect();
             for child in kids.into_iter().rev() {
-                stack.push((child, child_scope));
+                stack.push((child, child_scope, Some(node)));
             }
         }
         // The stack visits children in order, so bindings and calls are already in source
@@ -185,13 +186,12 @@ impl<'t> Scopes<'t> {
         self.names.bind(scope, name, start, kind);
     }
 
-    fn assignment(&mut self, node: Node<'t>, scope: usize, text: &str) {
+    fn assignment(&mut self, node: Node<'t>, parent: Option<Node<'t>>, scope: usize, text: &str) {
         let Some(left) = node.child_by_field_name("left") else {
             return;
         };
         let right = node.child_by_field_name("right");
-        let statement = node
-            .parent()
+        let statement = parent
             .filter(|p| p.kind() == "expression_statement")
             .unwrap_or(node);
         match (left.kind(), right) {
@@ -286,9 +286,10 @@ impl<'t> Scopes<'t> {
     }
 }
 
-/// Whether an identifier is read (not a binding target, attribute name, keyword or parameter).
-fn is_load(node: Node) -> bool {
-    let Some(parent) = node.parent() else {
+/// Whether an identifier is read (not a binding target, attribute name, keyword or parameter),
+/// given its parent.
+fn is_load(node: Node, parent: Option<Node>) -> bool {
+    let Some(parent) = parent else {
         return true;
     };
     let field_is = |field: &str| parent.child_by_field_name(field) == Some(node);
