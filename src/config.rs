@@ -14,8 +14,11 @@ use crate::models::ModelEntry;
 pub struct Config {
     pub select: Option<Vec<String>>,
     pub ignore: Option<Vec<String>>,
-    /// Globs of paths never walked into (a path named on the command line is still checked).
+    /// Globs of paths never walked into (a path named on the command line is still checked,
+    /// unless `--force-exclude`); replaces the default list.
     pub exclude: Option<Vec<String>>,
+    /// Globs added to `exclude` (or to its default list).
+    pub extend_exclude: Option<Vec<String>>,
     /// Glob → codes ignored in the files it matches.
     pub per_file_ignores: Option<BTreeMap<String, Vec<String>>>,
     pub model_prefixes: Option<Vec<String>>,
@@ -148,8 +151,13 @@ fn validate(config: &Config) -> Result<(), String> {
             }
         }
     }
-    for glob in config.exclude.iter().flatten() {
-        globset::Glob::new(glob).map_err(|e| format!("`exclude`: invalid glob `{glob}`: {e}"))?;
+    for (key, globs) in [
+        ("exclude", &config.exclude),
+        ("extend-exclude", &config.extend_exclude),
+    ] {
+        for glob in globs.iter().flatten() {
+            globset::Glob::new(glob).map_err(|e| format!("`{key}`: invalid glob `{glob}`: {e}"))?;
+        }
     }
     for prefix in config.model_prefixes.iter().flatten() {
         validate_prefix(prefix).map_err(|e| format!("`model-prefixes`: {e}"))?;
@@ -166,6 +174,67 @@ fn validate(config: &Config) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+/// Names of interlint's dedicated configuration files.
+pub const FILE_NAMES: [&str; 2] = ["interlint.toml", ".interlint.toml"];
+
+/// The byte ranges of a file that hold interlint's own configuration, which is never reported
+/// or rewritten (its `[[model]]` entries name the very ids it deprecates): the whole of an
+/// `interlint.toml` or `.interlint.toml`, and in a `pyproject.toml` each `[tool.interlint]`
+/// table and subtable, and `interlint` keys of a `[tool]` table or dotted `tool.interlint.*`
+/// keys (from that line to the next table).
+pub fn own_ranges(file_name: &str, text: &str) -> Vec<std::ops::Range<usize>> {
+    if FILE_NAMES.contains(&file_name) {
+        return std::iter::once(0..text.len()).collect();
+    }
+    if file_name != "pyproject.toml" {
+        return Vec::new();
+    }
+    let mut ranges: Vec<std::ops::Range<usize>> = Vec::new();
+    let mut open: Option<usize> = None;
+    let mut table = String::new();
+    let mut at = 0;
+    for line in text.split_inclusive('\n') {
+        let start = at;
+        at += line.len();
+        let trimmed = line.trim_start();
+        if trimmed.starts_with('[') {
+            let name = trimmed.trim_start_matches('[');
+            let name: String = name[..name.find(']').unwrap_or(name.len())]
+                .chars()
+                .filter(|c| !c.is_whitespace() && *c != '"' && *c != '\'')
+                .collect();
+            let own = name == "tool.interlint" || name.starts_with("tool.interlint.");
+            match open {
+                Some(from) if !own => {
+                    ranges.push(from..start);
+                    open = None;
+                }
+                None if own => open = Some(start),
+                _ => {}
+            }
+            table = name;
+            continue;
+        }
+        let key: String = trimmed
+            .chars()
+            .take_while(|c| *c != '=')
+            .filter(|c| !c.is_whitespace() && *c != '"' && *c != '\'')
+            .collect();
+        let own = match table.as_str() {
+            "" => key.starts_with("tool.interlint.") || key == "tool.interlint",
+            "tool" => key.starts_with("interlint.") || key == "interlint",
+            _ => false,
+        };
+        if own && open.is_none() {
+            open = Some(start);
+        }
+    }
+    if let Some(from) = open {
+        ranges.push(from..text.len());
+    }
+    ranges
 }
 
 /// A brand word: letters, digits, `_` and `-`, not empty.
@@ -185,6 +254,34 @@ pub fn validate_prefix(prefix: &str) -> Result<(), String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn own_ranges_of_a_pyproject() {
+        let text = "[project]\nname = \"x\"\n[tool.interlint]\nselect = [\"MIG\"]\n[[tool.interlint.model]]\nid = \"acme-1\"\n[tool.ruff]\nline-length = 9\n[ tool . \"interlint\" ]\nx = 1\n";
+        let ranges = own_ranges("pyproject.toml", text);
+        let own: Vec<&str> = ranges.iter().map(|r| &text[r.clone()]).collect();
+        assert_eq!(
+            own,
+            [
+                "[tool.interlint]\nselect = [\"MIG\"]\n[[tool.interlint.model]]\nid = \"acme-1\"\n",
+                "[ tool . \"interlint\" ]\nx = 1\n"
+            ]
+        );
+        let dotted = "tool.interlint.select = [\"MIG\"]\n[project]\nm = 1\n[tool]\nruff.x = 1\ninterlint = { ignore = [] }\n";
+        let own: Vec<&str> = own_ranges("pyproject.toml", dotted)
+            .into_iter()
+            .map(|r| &dotted[r])
+            .collect();
+        assert_eq!(
+            own,
+            [
+                "tool.interlint.select = [\"MIG\"]\n",
+                "interlint = { ignore = [] }\n"
+            ]
+        );
+        assert_eq!(own_ranges("interlint.toml", "a = 1\n"), vec![0..6]);
+        assert!(own_ranges("Cargo.toml", text).is_empty());
+    }
 
     #[test]
     fn unknown_keys_are_named() {

@@ -23,7 +23,8 @@ pub fn lint_text(
     }
     // Spans of an earlier file parsed on this thread are dead from here on.
     lang::rust::reset_thread_spans();
-    lint_documents(settings, &rules, path, lang::documents(surface, text))
+    let found = lint_documents(settings, &rules, path, lang::documents(surface, text));
+    without_own_configuration(path, text, found)
 }
 
 /// The findings of a text and its syntax errors ([`lang::syntax_errors`]), from one parse: the
@@ -42,7 +43,24 @@ pub fn lint_text_and_errors(
     if rules.is_empty() {
         return (Vec::new(), errors);
     }
-    (lint_documents(settings, &rules, path, docs), errors)
+    let found = lint_documents(settings, &rules, path, docs);
+    (without_own_configuration(path, text, found), errors)
+}
+
+/// Findings outside interlint's own configuration ([`crate::config::own_ranges`]), whose fixes
+/// stay outside it too.
+fn without_own_configuration(path: &Path, text: &str, mut found: Vec<Diagnostic>) -> Vec<Diagnostic> {
+    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or_default();
+    let own = crate::config::own_ranges(name, text);
+    if own.is_empty() {
+        return found;
+    }
+    let inside = |r: &std::ops::Range<usize>| {
+        own.iter()
+            .any(|o| r.start < o.end && o.start < r.end.max(r.start + 1))
+    };
+    found.retain(|d| !inside(&d.range) && !d.fix.iter().flat_map(|f| &f.edits).any(|e| inside(&e.range)));
+    found
 }
 
 /// The rules a file's own `ignore-file` directives leave on.

@@ -13,6 +13,33 @@ use crate::request_fields::RequestFields;
 
 pub const DEFAULT_PREFIXES: &[&str] = &["model", "gemini"];
 pub const DEFAULT_MAX_FILE_SIZE: u64 = 10 * 1024 * 1024;
+/// Folders of tools' caches and environments, never walked unless `exclude` replaces the list.
+/// Hidden files are walked otherwise: `.env` files and CI workflows hold model ids.
+pub const DEFAULT_EXCLUDE: &[&str] = &[
+    ".angular",
+    ".direnv",
+    ".eggs",
+    ".ipynb_checkpoints",
+    ".mypy_cache",
+    ".next",
+    ".nox",
+    ".nuxt",
+    ".pants.d",
+    ".parcel-cache",
+    ".pnpm-store",
+    ".pyenv",
+    ".pytest_cache",
+    ".pytype",
+    ".ruff_cache",
+    ".svelte-kit",
+    ".tox",
+    ".turbo",
+    ".venv",
+    ".yarn",
+    "__pypackages__",
+];
+/// Version-control folders: never walked, whatever `exclude` says.
+pub const VCS_FOLDERS: &[&str] = &[".git", ".hg", ".svn", ".jj", ".bzr"];
 
 /// Choices of the command line that shape the settings.
 #[derive(Debug, Default)]
@@ -36,6 +63,8 @@ pub struct Settings {
     /// One search for the trigger words and anchors of every enabled rule.
     pub prefilter: Prefilter,
     pub exclude: GlobSet,
+    /// The globs behind `exclude`, as configured (for `--show-settings`).
+    pub exclude_globs: Vec<String>,
     per_file_ignores: Vec<(GlobMatcher, Vec<String>)>,
     /// Where globs are anchored: the configuration's folder, else the current one.
     pub root: PathBuf,
@@ -69,8 +98,16 @@ impl Settings {
         };
         let rules = registry::select_rules(&select, &ignore);
         let root = loaded.root().map_or_else(|| cwd.to_path_buf(), Path::to_path_buf);
+        // As in ruff, `exclude` replaces the default list and `extend-exclude` adds to it.
+        let exclude_globs: Vec<String> = match &config.exclude {
+            Some(globs) => globs.clone(),
+            None => DEFAULT_EXCLUDE.iter().map(|s| s.to_string()).collect(),
+        }
+        .into_iter()
+        .chain(config.extend_exclude.iter().flatten().cloned())
+        .collect();
         let mut exclude = GlobSetBuilder::new();
-        for glob in config.exclude.iter().flatten() {
+        for glob in &exclude_globs {
             exclude.add(Glob::new(glob)?);
         }
         let mut per_file_ignores = Vec::new();
@@ -93,6 +130,7 @@ impl Settings {
             rules,
             prefilter: Prefilter::default(),
             exclude: exclude.build()?,
+            exclude_globs,
             per_file_ignores,
             root,
             config_file: loaded
@@ -155,9 +193,11 @@ impl Settings {
         if self.exclude.is_empty() {
             return false;
         }
+        if path.file_name().is_some_and(|n| self.exclude.is_match(n)) {
+            return true;
+        }
         let absolute = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
-        let relative = self.relative(&absolute);
-        self.exclude.is_match(relative) || path.file_name().is_some_and(|n| self.exclude.is_match(n))
+        self.exclude.is_match(self.relative(&absolute))
     }
 
     /// The enabled rules minus those `per-file-ignores` turns off for this path.

@@ -1,6 +1,6 @@
-//! Finding the files to check, like ripgrep: `.gitignore`, `.ignore` and hidden files
-//! respected, symlinks not followed, `exclude` globs honoured. A file named on the command line
-//! is always checked.
+//! Finding the files to check, like ruff: `.gitignore` and `.ignore` respected, hidden files
+//! walked (but not version-control folders), symlinks not followed, `exclude` globs honoured.
+//! A file named on the command line is always checked.
 
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
@@ -31,7 +31,7 @@ pub fn collect(paths: &[PathBuf], settings: &Settings, threads: usize) -> Walked
             continue;
         }
         let walker = WalkBuilder::new(path)
-            .hidden(true)
+            .hidden(false)
             .git_ignore(true)
             .git_exclude(true)
             .ignore(true)
@@ -52,7 +52,7 @@ pub fn collect(paths: &[PathBuf], settings: &Settings, threads: usize) -> Walked
                     }
                 };
                 // The root is always walked, even when a glob would exclude it.
-                if entry.depth() > 0 && settings.is_excluded(entry.path()) {
+                if entry.depth() > 0 && (is_vcs_folder(&entry) || settings.is_excluded(entry.path())) {
                     return WalkState::Skip;
                 }
                 if entry.file_type().is_some_and(|t| t.is_file()) && !settings.is_config_file(entry.path()) {
@@ -69,6 +69,14 @@ pub fn collect(paths: &[PathBuf], settings: &Settings, threads: usize) -> Walked
         files,
         errors: errors.into_inner().unwrap_or_else(|e| e.into_inner()),
     }
+}
+
+fn is_vcs_folder(entry: &ignore::DirEntry) -> bool {
+    entry.file_type().is_some_and(|t| t.is_dir())
+        && entry
+            .file_name()
+            .to_str()
+            .is_some_and(|n| crate::settings::VCS_FOLDERS.contains(&n))
 }
 
 fn push<T>(list: &Mutex<Vec<T>>, item: T) {

@@ -3,38 +3,12 @@
 use std::fs;
 use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Stdio};
 
 use std::io::Write;
 
-const PY: &str = "from google import genai\n\nclient = genai.Client()\nresp = client.models.count_tokens(model=\"gemini-2.0-flash\", contents=\"hi\")\nname = \"gemini-2.5-pro\"\n";
-
-fn interlint(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_interlint"))
-        .args(args)
-        .current_dir(dir)
-        .env("NO_COLOR", "1")
-        .output()
-        .expect("the binary runs")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-fn tree(files: &[(&str, &str)]) -> tempfile::TempDir {
-    let dir = tempfile::tempdir().expect("temp dir");
-    for (name, text) in files {
-        let path = dir.path().join(name);
-        fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
-        fs::write(path, text).expect("write");
-    }
-    dir
-}
+mod common;
+use common::{PY, interlint, stderr, stdout, tree};
 
 #[test]
 fn text_format_and_exit_code_1() {
@@ -313,21 +287,6 @@ fn model_prefix_flag_replaces_the_list() {
         stdout(&o),
         "a.py:3:6: MIG009 [*] Model id `brand-2.0-flash` is deprecated; use `brand-3.5-flash`\n"
     );
-}
-
-#[test]
-fn gitignore_and_hidden_files_are_respected() {
-    let dir = tree(&[
-        (".gitignore", "build/\n"),
-        ("build/gen.py", PY),
-        (".hidden/h.py", PY),
-        ("ok.py", "x = 1\n"),
-    ]);
-    let o = interlint(dir.path(), &[]);
-    assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
-    // Named explicitly, an ignored file is checked.
-    let o = interlint(dir.path(), &["build/gen.py"]);
-    assert_eq!(o.status.code(), Some(1));
 }
 
 #[test]
