@@ -94,6 +94,10 @@ struct CheckArgs {
     /// Print the number of findings per rule instead of the findings.
     #[arg(long)]
     statistics: bool,
+    /// Apply `exclude` and `.gitignore` to paths named on the command line too (for pre-commit,
+    /// which names every file).
+    #[arg(long)]
+    force_exclude: bool,
     /// Skip files larger than this (bytes, or with a K, M or G suffix) [default: 10M]
     #[arg(long, value_name = "SIZE", value_parser = parse_size)]
     max_file_size: Option<u64>,
@@ -275,7 +279,7 @@ fn check(args: CheckArgs) -> anyhow::Result<u8> {
     } else {
         args.paths.clone()
     };
-    let walked = walk::collect(&paths, &settings, threads);
+    let walked = walk::collect(&paths, &settings, threads, args.force_exclude);
     let mut had_error = false;
     for error in &walked.errors {
         eprintln!("error: {error}");

@@ -1,6 +1,7 @@
 //! Finding the files to check, like ruff: `.gitignore` and `.ignore` respected, hidden files
 //! walked (but not version-control folders), symlinks not followed, `exclude` globs honoured.
-//! A file named on the command line is always checked.
+//! A file named on the command line is always checked, unless `--force-exclude` applies the
+//! same rules to it (pre-commit names every file it hands over).
 
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
@@ -15,7 +16,7 @@ pub struct Walked {
     pub errors: Vec<String>,
 }
 
-pub fn collect(paths: &[PathBuf], settings: &Settings, threads: usize) -> Walked {
+pub fn collect(paths: &[PathBuf], settings: &Settings, threads: usize, force_exclude: bool) -> Walked {
     let files = Mutex::new(Vec::new());
     let errors = Mutex::new(Vec::new());
     for path in paths {
@@ -27,7 +28,9 @@ pub fn collect(paths: &[PathBuf], settings: &Settings, threads: usize) -> Walked
             }
         };
         if !metadata.is_dir() {
-            push(&files, path.clone());
+            if !(force_exclude && is_walked_past(path, settings)) {
+                push(&files, path.clone());
+            }
             continue;
         }
         let walker = WalkBuilder::new(path)
@@ -69,6 +72,67 @@ pub fn collect(paths: &[PathBuf], settings: &Settings, threads: usize) -> Walked
         files,
         errors: errors.into_inner().unwrap_or_else(|e| e.into_inner()),
     }
+}
+
+/// Whether a walk would have passed over `path`: it or a folder above it is excluded or a
+/// version-control folder, or `.ignore`/`.gitignore` files (of any folder above it, the
+/// repository's `info/exclude`, git's global excludes) ignore it. The folder named on the
+/// command line is not excluded by its own name when walked, nor is the current folder here.
+fn is_walked_past(path: &Path, settings: &Settings) -> bool {
+    let named: Vec<&Path> = path
+        .ancestors()
+        .filter(|a| !a.as_os_str().is_empty() && *a != Path::new("."))
+        .collect();
+    if named.iter().any(|a| {
+        settings.is_excluded(a)
+            || a.file_name()
+                .and_then(|n| n.to_str())
+                .is_some_and(|n| crate::settings::VCS_FOLDERS.contains(&n))
+    }) {
+        return true;
+    }
+    let absolute = std::fs::canonicalize(path)
+        .or_else(|_| std::path::absolute(path))
+        .unwrap_or_else(|_| path.to_path_buf());
+    ignored_by_files(&absolute)
+}
+
+/// Whether the ignore files above `path` (absolute) ignore it; the nearest file that matches
+/// decides, `.ignore` before `.gitignore` in a folder, as in a walk.
+fn ignored_by_files(path: &Path) -> bool {
+    use ignore::gitignore::{Gitignore, GitignoreBuilder};
+    let matcher = |root: &Path, files: &[PathBuf]| -> Option<Gitignore> {
+        let mut builder = GitignoreBuilder::new(root);
+        for file in files.iter().filter(|f| f.is_file()) {
+            // An unreadable or malformed line is skipped, as a walk skips it.
+            let _ = builder.add(file);
+        }
+        builder.build().ok()
+    };
+    let decide = |gitignore: &Gitignore| {
+        // The matcher panics on a path outside its root.
+        if !path.starts_with(gitignore.path()) {
+            return None;
+        }
+        let found = gitignore.matched_path_or_any_parents(path, false);
+        (!found.is_none()).then(|| found.is_ignore())
+    };
+    for folder in path.ancestors().skip(1) {
+        for name in [".ignore", ".gitignore"] {
+            if let Some(ignored) = matcher(folder, &[folder.join(name)]).as_ref().and_then(decide) {
+                return ignored;
+            }
+        }
+        if folder.join(".git").exists() {
+            let exclude = folder.join(".git").join("info").join("exclude");
+            if let Some(ignored) = matcher(folder, &[exclude]).as_ref().and_then(decide) {
+                return ignored;
+            }
+            break;
+        }
+    }
+    let (global, _) = Gitignore::global();
+    decide(&global).unwrap_or(false)
 }
 
 fn is_vcs_folder(entry: &ignore::DirEntry) -> bool {

@@ -104,3 +104,44 @@ fn interlint_configuration_is_never_reported_or_rewritten() {
     let o = interlint(dir.path(), &["--format", "concise", "sub/interlint.toml"]);
     assert_eq!(stdout(&o), "", "{}", stderr(&o));
 }
+
+#[test]
+fn force_exclude_applies_exclude_and_gitignore_to_named_paths() {
+    let id = "m = \"gemini-2.0-flash\"\n";
+    let dir = tree(&[
+        ("interlint.toml", "extend-exclude = [\"vendor/**\", \"legacy\"]\n"),
+        (".gitignore", "build/\n*.gen.py\n!keep.gen.py\n"),
+        ("vendor/lib/v.py", id),
+        ("legacy/old/l.py", id),
+        ("build/b.py", id),
+        ("src/x.gen.py", id),
+        ("src/keep.gen.py", id),
+        (".venv/lib/site.py", id),
+        ("app.py", id),
+    ]);
+    let named = [
+        "vendor/lib/v.py",
+        "legacy/old/l.py",
+        "./build/b.py",
+        "src/x.gen.py",
+        "src/keep.gen.py",
+        ".venv/lib/site.py",
+        "app.py",
+    ];
+    let args = |extra: &[&'static str]| -> Vec<&str> {
+        let mut args = vec!["check", "--format", "concise"];
+        args.extend_from_slice(extra);
+        args.extend(named);
+        args
+    };
+    let o = interlint(dir.path(), &args(&[]));
+    assert_eq!(concise_paths(&o).len(), named.len(), "{}", stdout(&o));
+    let o = interlint(dir.path(), &args(&["--force-exclude"]));
+    assert_eq!(concise_paths(&o), ["app.py", "src/keep.gen.py"], "{}", stdout(&o));
+    let o = interlint(dir.path(), &args(&["--force-exclude", "--fix"]));
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let read = |name: &str| std::fs::read_to_string(dir.path().join(name)).expect("read");
+    assert_eq!(read("vendor/lib/v.py"), id);
+    assert_eq!(read("build/b.py"), id);
+    assert_ne!(read("app.py"), id);
+}
