@@ -1,5 +1,6 @@
 //! The command line (SPEC section 1).
 
+use std::collections::HashSet;
 use std::io::{self, IsTerminal, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -50,7 +51,7 @@ enum Command {
 
 #[derive(Debug, Default, clap::Args)]
 struct CheckArgs {
-    /// Files or folders to check [default: .]
+    /// Files or folders to check, or `-` for standard input [default: .]
     paths: Vec<PathBuf>,
     /// Apply safe fixes in place.
     #[arg(long)]
@@ -85,6 +86,9 @@ struct CheckArgs {
     /// Print findings and errors only: no summary, no notes, no progress.
     #[arg(long, short)]
     quiet: bool,
+    /// Also show what is skipped without a word (binary files).
+    #[arg(long, short)]
+    verbose: bool,
     /// Never show a progress indicator.
     #[arg(long)]
     no_progress: bool,
@@ -131,28 +135,38 @@ const EXIT_FINDINGS: u8 = 1;
 const EXIT_ERROR: u8 = 2;
 
 pub fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        // Help, version or a usage error; clap prints it, quietly on a closed pipe.
+        Err(e) => {
+            if let Err(io) = e.print()
+                && io.kind() != io::ErrorKind::BrokenPipe
+            {
+                eprintln!("error: cannot write the output: {}", walk::describe_io(&io));
+                return ExitCode::from(EXIT_ERROR);
+            }
+            return ExitCode::from(u8::try_from(e.exit_code()).unwrap_or(EXIT_ERROR));
+        }
+    };
     let result = match cli.command {
         Some(Command::Rules { triggers: false }) => print_rules(),
         Some(Command::Rules { triggers: true }) => print_triggers(),
         Some(Command::Explain { code }) => explain(&code),
         Some(Command::Schema { name }) => print_schema(name),
-        Some(Command::Completions { shell }) => {
-            clap_complete::generate(shell, &mut Cli::command(), "interlint", &mut io::stdout());
-            Ok(EXIT_CLEAN)
-        }
+        Some(Command::Completions { shell }) => print_completions(shell),
         Some(Command::Check(args)) => check(args),
         None => check(cli.check),
     };
     match result {
         Ok(code) => ExitCode::from(code),
         Err(e) => {
-            if e.downcast_ref::<io::Error>()
-                .is_some_and(|e| e.kind() == io::ErrorKind::BrokenPipe)
-            {
-                return ExitCode::from(EXIT_CLEAN);
+            // The only I/O errors left to here are the output's: a reader that closed the pipe
+            // (`| head`) has what it wanted, as with ripgrep; a full disk is an error.
+            match e.downcast_ref::<io::Error>() {
+                Some(io) if io.kind() == io::ErrorKind::BrokenPipe => return ExitCode::from(EXIT_CLEAN),
+                Some(io) => eprintln!("error: cannot write the output: {}", walk::describe_io(io)),
+                None => eprintln!("error: {e:#}"),
             }
-            eprintln!("error: {e:#}");
             ExitCode::from(EXIT_ERROR)
         }
     }
@@ -187,6 +201,16 @@ fn print_rules() -> anyhow::Result<u8> {
     Ok(EXIT_CLEAN)
 }
 
+/// Generated whole, then written: clap_complete panics on a write error.
+fn print_completions(shell: clap_complete::Shell) -> anyhow::Result<u8> {
+    let mut script = Vec::new();
+    clap_complete::generate(shell, &mut Cli::command(), "interlint", &mut script);
+    let mut out = io::stdout().lock();
+    out.write_all(&script)?;
+    out.flush()?;
+    Ok(EXIT_CLEAN)
+}
+
 fn print_schema(name: crate::manifest::SchemaName) -> anyhow::Result<u8> {
     io::stdout().lock().write_all(name.text().as_bytes())?;
     Ok(EXIT_CLEAN)
@@ -212,7 +236,9 @@ fn print_triggers() -> anyhow::Result<u8> {
 fn explain(code: &str) -> anyhow::Result<u8> {
     match registry::find_rule(code) {
         Some(rule) => {
-            print!("{}", rule.meta().doc);
+            let mut out = io::stdout().lock();
+            out.write_all(rule.meta().doc.as_bytes())?;
+            out.flush()?;
             Ok(EXIT_CLEAN)
         }
         None if registry::is_known_selector(&code.to_ascii_uppercase()) => {
@@ -225,7 +251,8 @@ fn explain(code: &str) -> anyhow::Result<u8> {
 }
 
 fn check(args: CheckArgs) -> anyhow::Result<u8> {
-    let cwd = std::env::current_dir()?;
+    let cwd = std::env::current_dir()
+        .map_err(|e| anyhow::anyhow!("cannot read the current folder: {}", walk::describe_io(&e)))?;
     for selector in args.select.iter().flatten().chain(&args.ignore) {
         if !registry::is_known_selector(selector) {
             anyhow::bail!("unknown rule code or prefix `{selector}` (see `interlint rules`)");
@@ -270,8 +297,15 @@ fn check(args: CheckArgs) -> anyhow::Result<u8> {
             .build_global();
     }
 
+    let dash = Path::new("-");
+    if args.paths.iter().any(|p| p == dash) && args.paths.len() > 1 {
+        anyhow::bail!("`-` (standard input) cannot be checked together with other paths");
+    }
     if let Some(name) = &args.stdin_filename {
         return check_stdin(name, &settings, options, &args, &cwd);
+    }
+    if args.paths.first().is_some_and(|p| p == dash) {
+        return check_stdin(dash, &settings, options, &args, &cwd);
     }
 
     let paths = if args.paths.is_empty() {
@@ -286,10 +320,11 @@ fn check(args: CheckArgs) -> anyhow::Result<u8> {
         had_error = true;
     }
     let progress = progress_bar(walked.files.len(), &args);
-    let reports = run::run(&walked.files, &settings, options, &progress);
+    let mut reports = run::run(&walked.files, &settings, options, &progress);
     progress.finish_and_clear();
-    had_error |= print_notices(&reports, &cwd, args.quiet);
-    let counts = Counts::new(&reports, walked.files.len());
+    had_error |= print_notices(&mut reports, &cwd, &walked.named, &args);
+    let mut counts = Counts::new(&reports, walked.files.len());
+    counts.errors += walked.errors.len();
     let format = args.format.unwrap_or(Format::Text);
     let style = Style {
         color: io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()),
@@ -359,21 +394,36 @@ fn diff_summary(counts: &Counts) -> String {
     }
 }
 
-/// Prints each file's notices on stderr; returns whether one was an error.
-fn print_notices(reports: &[FileReport], cwd: &Path, quiet: bool) -> bool {
+/// Prints each file's notices on stderr; returns whether one was an error. A file named on the
+/// command line that was not checked is an error; a binary file found by the walk is shown only
+/// with `--verbose`.
+fn print_notices(reports: &mut [FileReport], cwd: &Path, named: &HashSet<PathBuf>, args: &CheckArgs) -> bool {
     let mut had_error = false;
     for report in reports {
+        let is_named = named.contains(&report.path);
+        if is_named {
+            report.notices = std::mem::take(&mut report.notices)
+                .into_iter()
+                .map(Notice::for_named)
+                .collect();
+        }
         for notice in &report.notices {
             let path = display_path(&report.path, cwd);
+            let message = match notice {
+                Notice::Binary => "skipped: binary file",
+                Notice::Skipped(message) | Notice::Warning(message) | Notice::Error(message) => message,
+            };
+            let error = matches!(notice, Notice::Error(_)) || is_named && notice.is_skip();
             match notice {
-                Notice::Error(message) => {
+                _ if error => {
                     had_error = true;
                     eprintln!("error: {path}: {message}");
                 }
-                Notice::Skipped(message) | Notice::Warning(message) if !quiet => {
+                Notice::Binary if args.verbose && !args.quiet => eprintln!("note: {path}: {message}"),
+                Notice::Skipped(_) | Notice::Warning(_) if !args.quiet => {
                     eprintln!("warning: {path}: {message}")
                 }
-                Notice::Skipped(_) | Notice::Warning(_) => {}
+                _ => {}
             }
         }
     }
@@ -404,11 +454,13 @@ fn check_stdin(
     cwd: &Path,
 ) -> anyhow::Result<u8> {
     let mut bytes = Vec::new();
-    io::stdin().read_to_end(&mut bytes)?;
+    io::stdin()
+        .read_to_end(&mut bytes)
+        .map_err(|e| anyhow::anyhow!("cannot read standard input: {}", walk::describe_io(&e)))?;
     let input = bytes.clone();
     let report = run::check_bytes(name, bytes, settings, options, false);
-    let reports = [report];
-    let had_error = print_notices(&reports, cwd, args.quiet);
+    let mut reports = [report];
+    let had_error = print_notices(&mut reports, cwd, &HashSet::from([name.to_path_buf()]), args);
     let report = &reports[0];
     let counts = Counts::new(&reports, 1);
     let style = Style {

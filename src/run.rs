@@ -36,8 +36,11 @@ pub struct RunOptions {
 /// A message about a file that is not a finding.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Notice {
-    /// Skipped, as documented (binary, not UTF-8, too large).
+    /// Skipped, as documented (not UTF-8, too large).
     Skipped(String),
+    /// A binary file holding a trigger word, skipped without a word (as ruff and ripgrep do),
+    /// shown with `--verbose`; an error when the file was named on the command line.
+    Binary,
     /// Something the user should know that does not make the run fail (a fix left out).
     Warning(String),
     /// Something went wrong: the run exits with status 2.
@@ -59,6 +62,21 @@ pub struct FileReport {
     /// Under `--diff` or for standard input: the original and fixed text.
     pub change: Option<(String, String)>,
     pub notices: Vec<Notice>,
+}
+
+impl Notice {
+    /// Whether the file was not checked.
+    pub fn is_skip(&self) -> bool {
+        matches!(self, Notice::Skipped(_) | Notice::Binary)
+    }
+
+    /// The notice of a file named on the command line: a binary file is skipped out loud.
+    pub fn for_named(self) -> Self {
+        match self {
+            Notice::Binary => Notice::Skipped("skipped: binary file".into()),
+            other => other,
+        }
+    }
 }
 
 impl FileReport {
@@ -156,7 +174,7 @@ pub fn check_bytes(
         FixMode::Apply | FixMode::Diff => enabled,
     };
     if memchr_nul(&bytes) {
-        return FileReport::notice(path, Notice::Skipped("skipped: binary file".into()));
+        return FileReport::notice(path, Notice::Binary);
     }
     let Some(source) = SourceText::decode(bytes) else {
         return FileReport::notice(path, Notice::Skipped("skipped: not valid UTF-8".into()));

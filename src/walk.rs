@@ -13,12 +13,15 @@ use crate::settings::Settings;
 /// The files to check, sorted, and the paths that could not be walked.
 pub struct Walked {
     pub files: Vec<PathBuf>,
+    /// The files named on the command line: one that cannot be checked is an error.
+    pub named: std::collections::HashSet<PathBuf>,
     pub errors: Vec<String>,
 }
 
 pub fn collect(paths: &[PathBuf], settings: &Settings, threads: usize, force_exclude: bool) -> Walked {
     let files = Mutex::new(Vec::new());
     let errors = Mutex::new(Vec::new());
+    let mut named = std::collections::HashSet::new();
     for path in paths {
         let metadata = match std::fs::metadata(path) {
             Ok(m) => m,
@@ -30,6 +33,7 @@ pub fn collect(paths: &[PathBuf], settings: &Settings, threads: usize, force_exc
         if !metadata.is_dir() {
             if !(force_exclude && is_walked_past(path, settings)) {
                 push(&files, path.clone());
+                named.insert(path.clone());
             }
             continue;
         }
@@ -70,6 +74,7 @@ pub fn collect(paths: &[PathBuf], settings: &Settings, threads: usize, force_exc
     files.dedup();
     Walked {
         files,
+        named,
         errors: errors.into_inner().unwrap_or_else(|e| e.into_inner()),
     }
 }

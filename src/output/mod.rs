@@ -11,7 +11,7 @@ use std::io::{self, Write};
 use std::path::Path;
 
 use crate::diagnostic::{Applicability, Diagnostic};
-use crate::run::FileReport;
+use crate::run::{FileReport, Notice};
 use crate::source::{LineIndex, Position, floor_char_boundary};
 use crate::walk::display_path;
 
@@ -212,6 +212,10 @@ pub struct Counts {
     pub fixable: usize,
     pub unsafe_fixable: usize,
     pub fixed: usize,
+    /// Files not checked (too large, not UTF-8, binary and named), each with a line on stderr.
+    pub skipped: usize,
+    /// Errors printed on stderr (paths that cannot be read or walked, fixes not written).
+    pub errors: usize,
 }
 
 impl Counts {
@@ -222,6 +226,13 @@ impl Counts {
         };
         for report in reports {
             counts.fixed += report.fixed;
+            // Binary files found by a walk are skipped without a word, and not counted.
+            counts.skipped += usize::from(report.notices.iter().any(|n| matches!(n, Notice::Skipped(_))));
+            counts.errors += report
+                .notices
+                .iter()
+                .filter(|n| matches!(n, Notice::Error(_)))
+                .count();
             for d in &report.diagnostics {
                 counts.findings += 1;
                 match d.fix.as_ref().map(|f| f.applicability) {
@@ -234,8 +245,28 @@ impl Counts {
         counts
     }
 
-    /// `Found N findings (K fixable with --fix, U more with --unsafe-fixes).`
+    /// `Found N findings (K fixable with --fix, U more with --unsafe-fixes).`, then the files
+    /// skipped and the errors, if any: "All checks passed." only when every file was checked.
     pub fn summary(&self, unsafe_fixes: bool, fixing: bool) -> String {
+        let mut line = self.findings_summary(unsafe_fixes, fixing);
+        let mut problems = Vec::new();
+        if self.skipped > 0 {
+            problems.push(format!("{} {} skipped", self.skipped, files_noun(self.skipped)));
+        }
+        if self.errors > 0 {
+            problems.push(format!(
+                "{} {}",
+                self.errors,
+                if self.errors == 1 { "error" } else { "errors" }
+            ));
+        }
+        if !problems.is_empty() {
+            line = format!("{line} {} (see above).", capitalized(&problems.join(", ")));
+        }
+        line
+    }
+
+    fn findings_summary(&self, unsafe_fixes: bool, fixing: bool) -> String {
         let noun = findings_noun;
         if fixing && self.fixed > 0 {
             let total = self.findings + self.fixed;
@@ -247,7 +278,14 @@ impl Counts {
             );
         }
         if self.findings == 0 {
-            return "All checks passed.".to_string();
+            let checked = self.files_scanned.saturating_sub(self.skipped);
+            return if self.skipped == 0 && self.errors == 0 {
+                "All checks passed.".to_string()
+            } else if checked == 0 {
+                "No file checked.".to_string()
+            } else {
+                format!("No findings in {checked} checked {}.", files_noun(checked))
+            };
         }
         let (fixable, more) = if unsafe_fixes {
             (self.fixable + self.unsafe_fixable, 0)
@@ -268,6 +306,18 @@ impl Counts {
         };
         format!("Found {} {}{detail}.", self.findings, noun(self.findings))
     }
+}
+
+fn files_noun(n: usize) -> &'static str {
+    if n == 1 { "file" } else { "files" }
+}
+
+fn capitalized(text: &str) -> String {
+    let mut chars = text.chars();
+    chars
+        .next()
+        .map(|c| c.to_uppercase().chain(chars).collect())
+        .unwrap_or_default()
 }
 
 /// "finding" or "findings".

@@ -1,0 +1,158 @@
+//! What a run says about what it did not check, and how it ends when its output is closed.
+
+use std::process::{Command, Stdio};
+
+mod common;
+use common::{PY, interlint, stderr, stdout, tree};
+
+#[test]
+fn named_paths_that_cannot_be_checked_exit_2_and_are_counted() {
+    let dir = tree(&[("app.py", PY), ("ok.py", "x = 1\n")]);
+    std::fs::write(dir.path().join("latin1.txt"), b"caf\xE9 gemini-2.0-flash\n").expect("write");
+    std::fs::write(dir.path().join("blob.bin"), b"\x00\x01gemini-2.0-flash\x00").expect("write");
+    let cases: [(&[&str], &str, &str); 5] = [
+        (
+            &["--max-file-size", "10", "app.py"],
+            "error: app.py: skipped: ",
+            "No file checked. 1 file skipped (see above).",
+        ),
+        (
+            &["latin1.txt", "ok.py"],
+            "error: latin1.txt: skipped: not valid UTF-8",
+            "No findings in 1 checked file. 1 file skipped (see above).",
+        ),
+        (
+            &["blob.bin"],
+            "error: blob.bin: skipped: binary file",
+            "No file checked. 1 file skipped (see above).",
+        ),
+        (
+            &["missing.py", "ok.py"],
+            "error: missing.py: No such file or directory",
+            "No findings in 1 checked file. 1 error (see above).",
+        ),
+        (
+            &["missing.py", "app.py"],
+            "error: missing.py: No such file or directory",
+            "Found 2 findings (2 fixable with --fix). 1 error (see above).",
+        ),
+    ];
+    for (args, error, summary) in cases {
+        let o = interlint(dir.path(), args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+        assert!(stderr(&o).contains(error), "{args:?}: {}", stderr(&o));
+        assert_eq!(
+            stdout(&o).lines().last(),
+            Some(summary),
+            "{args:?}: {}",
+            stdout(&o)
+        );
+    }
+    // Found by a walk, a file too large is a warning, counted; the run does not fail for it.
+    let o = interlint(dir.path(), &["--max-file-size", "20", "--exit-zero"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("warning: app.py: skipped: "),
+        "{}",
+        stderr(&o)
+    );
+    assert_eq!(
+        stdout(&o).lines().last(),
+        Some("No findings in 2 checked files. 2 files skipped (see above).")
+    );
+}
+
+#[test]
+fn binary_files_of_a_walk_are_shown_with_verbose_only() {
+    let dir = tree(&[("app.py", PY)]);
+    std::fs::write(dir.path().join("blob.bin"), b"\x00\x01gemini-2.0-flash\x00").expect("write");
+    let o = interlint(dir.path(), &["--format", "concise"]);
+    assert_eq!(stderr(&o), "Found 2 findings (2 fixable with --fix).\n");
+    let o = interlint(dir.path(), &["--format", "concise", "--verbose"]);
+    assert!(
+        stderr(&o).starts_with("note: blob.bin: skipped: binary file\n"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn dash_reads_standard_input() {
+    let dir = tree(&[]);
+    let run = |args: &[&str]| {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_interlint"))
+            .args(args)
+            .current_dir(dir.path())
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("spawn");
+        std::io::Write::write_all(&mut child.stdin.take().expect("stdin"), PY.as_bytes()).expect("write");
+        child.wait_with_output().expect("wait")
+    };
+    let o = run(&["-", "--format", "concise"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stdout(&o).starts_with("-:4:"), "{}", stdout(&o));
+    let o = run(&["check", "-", "--stdin-filename", "app.py", "--format", "concise"]);
+    assert!(stdout(&o).starts_with("app.py:4:"), "{}", stdout(&o));
+    let o = run(&["-", "app.py"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("`-` (standard input) cannot be checked together"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+/// Runs `args` with its standard output closed after `keep` bytes (a reader such as `head`) or
+/// sent to `/dev/full`.
+fn with_output(args: &[&str], dir: &std::path::Path, full: bool) -> std::process::Output {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_interlint"));
+    command.args(args).current_dir(dir).stderr(Stdio::piped());
+    if full {
+        let devfull = std::fs::OpenOptions::new()
+            .write(true)
+            .open("/dev/full")
+            .expect("/dev/full");
+        command.stdout(devfull);
+        return command.output().expect("runs");
+    }
+    let mut child = command.stdout(Stdio::piped()).spawn().expect("spawn");
+    // Read nothing and close: the next write finds the pipe closed.
+    drop(child.stdout.take());
+    child.wait_with_output().expect("wait")
+}
+
+#[test]
+fn a_closed_output_ends_quietly_and_a_full_one_is_an_error() {
+    let many = "m = \"gemini-2.0-flash\"\n".repeat(5000);
+    let dir = tree(&[("app.py", &many)]);
+    let commands: [&[&str]; 6] = [
+        &["completions", "fish"],
+        &["completions", "zsh"],
+        &["explain", "MIG009"],
+        &["rules"],
+        &["--help"],
+        &["check", "app.py", "--format", "json"],
+    ];
+    for args in commands {
+        let closed = with_output(args, dir.path(), false);
+        let err = stderr(&closed);
+        assert!(
+            !err.contains("panicked") && !err.contains("error"),
+            "{args:?}: {err}"
+        );
+        assert_eq!(closed.status.code(), Some(0), "{args:?}: {err}");
+        if std::path::Path::new("/dev/full").exists() {
+            let full = with_output(args, dir.path(), true);
+            let err = stderr(&full);
+            assert_eq!(full.status.code(), Some(2), "{args:?}: {err}");
+            assert!(
+                err.starts_with("error: cannot write the output: No space left on device"),
+                "{args:?}: {err}"
+            );
+            assert!(!err.contains("panicked"), "{args:?}: {err}");
+        }
+    }
+}
