@@ -14,7 +14,7 @@ pub fn write(out: &mut dyn Write, located: &[Located]) -> io::Result<()> {
         };
         let mut properties = format!(
             "title={},file={},line={},endLine={}",
-            escape_property(d.rule.code),
+            escape_property(&format!("{} ({})", d.rule.code, d.rule.name)),
             escape_property(&l.path),
             l.start.line,
             l.end.line

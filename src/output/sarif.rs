@@ -1,5 +1,5 @@
 //! `sarif`: SARIF 2.1.0 as GitHub code scanning takes it: every rule with its help, relative
-//! URIs under `%SRCROOT%`, columns in Unicode code points (declared), fixes included.
+//! URIs under `%SRCROOT%` (absolute ones for files outside it), columns in Unicode code points (declared), fixes included.
 
 use std::io::{self, Write};
 
@@ -62,21 +62,30 @@ fn region(start: Position, end: Position) -> Value {
     })
 }
 
+/// A relative path under `%SRCROOT%` (the folder interlint ran from); a path outside it (`../x`,
+/// `/x`) as an absolute `file://` URI.
 fn artifact(path: &str) -> Value {
-    if path.starts_with('/') {
-        json!({"uri": format!("file://{}", encode_uri(path))})
-    } else {
-        json!({"uri": encode_uri(path), "uriBaseId": "%SRCROOT%"})
+    let outside = path.starts_with('/') || path == ".." || path.starts_with("../");
+    if !outside {
+        return json!({"uri": encode_uri(path), "uriBaseId": "%SRCROOT%"});
     }
+    let absolute = std::fs::canonicalize(path)
+        .or_else(|_| std::path::absolute(path))
+        .map_or_else(|_| path.to_string(), |p| p.to_string_lossy().into_owned());
+    json!({"uri": format!("file://{}", encode_uri(&absolute))})
 }
 
+/// Percent-encodes every byte of the UTF-8 path but unreserved characters and `/` (RFC 3986),
+/// as SARIF requires of a URI (SARIF1002).
 fn encode_uri(path: &str) -> String {
     let mut out = String::with_capacity(path.len());
-    for c in path.chars() {
-        match c {
-            '\\' => out.push('/'),
-            ' ' | '%' | '#' | '?' | '[' | ']' => out.push_str(&format!("%{:02X}", c as u32)),
-            _ => out.push(c),
+    for &b in path.as_bytes() {
+        match b {
+            b'\\' => out.push('/'),
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'.' | b'_' | b'~' | b'/' => {
+                out.push(char::from(b))
+            }
+            _ => out.push_str(&format!("%{b:02X}")),
         }
     }
     out
@@ -119,6 +128,14 @@ mod tests {
     #[test]
     fn uris() {
         assert_eq!(encode_uri("a b/c#.py"), "a%20b/c%23.py");
+        assert_eq!(encode_uri("ü/x+y.py"), "%C3%BC/x%2By.py");
+        assert_eq!(
+            artifact("../x/y.py")["uri"]
+                .as_str()
+                .map(|u| u.starts_with("file:///")),
+            Some(true)
+        );
+        assert!(artifact("../x/y.py").get("uriBaseId").is_none());
         assert_eq!(artifact("/x/y")["uri"], "file:///x/y");
         assert_eq!(artifact("x/y")["uriBaseId"], "%SRCROOT%");
     }
