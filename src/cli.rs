@@ -34,7 +34,8 @@ enum Command {
         #[arg(long, hide = true)]
         triggers: bool,
     },
-    /// Print a rule's documentation.
+    /// Print a rule's documentation (or the rules of a prefix such as MIG).
+    #[command(alias = "rule")]
     Explain {
         /// A rule code, such as MIG009.
         code: String,
@@ -66,10 +67,10 @@ struct CheckArgs {
     #[arg(long, value_enum)]
     format: Option<Format>,
     /// Rule codes or prefixes to enable (comma-separated), replacing the configuration's.
-    #[arg(long, value_delimiter = ',', value_name = "CODES")]
+    #[arg(long, value_delimiter = ',', value_name = "CODES", value_parser = registry::parse_selector)]
     select: Option<Vec<String>>,
     /// Rule codes or prefixes to disable (comma-separated).
-    #[arg(long, value_delimiter = ',', value_name = "CODES")]
+    #[arg(long, value_delimiter = ',', value_name = "CODES", value_parser = registry::parse_selector)]
     ignore: Vec<String>,
     /// Configuration file [default: interlint.toml, .interlint.toml or [tool.interlint] in pyproject.toml, searched upwards]
     #[arg(long, value_name = "FILE")]
@@ -103,30 +104,8 @@ struct CheckArgs {
     #[arg(long)]
     force_exclude: bool,
     /// Skip files larger than this (bytes, or with a K, M or G suffix) [default: 10M]
-    #[arg(long, value_name = "SIZE", value_parser = parse_size)]
+    #[arg(long, value_name = "SIZE", value_parser = crate::config::parse_size)]
     max_file_size: Option<u64>,
-}
-
-fn parse_size(text: &str) -> Result<u64, String> {
-    let text = text.trim();
-    let (digits, unit) = match text.find(|c: char| !c.is_ascii_digit()) {
-        Some(i) => text.split_at(i),
-        None => (text, ""),
-    };
-    let n: u64 = digits.parse().map_err(|_| format!("`{text}` is not a size"))?;
-    let factor = match unit
-        .to_ascii_uppercase()
-        .trim_end_matches("IB")
-        .trim_end_matches('B')
-    {
-        "" => 1,
-        "K" => 1 << 10,
-        "M" => 1 << 20,
-        "G" => 1 << 30,
-        _ => return Err(format!("`{text}`: unknown unit `{unit}` (use K, M or G)")),
-    };
-    n.checked_mul(factor)
-        .ok_or_else(|| format!("`{text}` is too large"))
 }
 
 /// Exit statuses (SPEC section 1).
@@ -234,30 +213,42 @@ fn print_triggers() -> anyhow::Result<u8> {
 }
 
 fn explain(code: &str) -> anyhow::Result<u8> {
-    match registry::find_rule(code) {
-        Some(rule) => {
-            let mut out = io::stdout().lock();
-            out.write_all(rule.meta().doc.as_bytes())?;
-            out.flush()?;
-            Ok(EXIT_CLEAN)
-        }
-        None if registry::is_known_selector(&code.to_ascii_uppercase()) => {
-            anyhow::bail!(
-                "rule {code} is in the catalogue but not implemented in this version; `interlint rules` lists the rules there are"
-            )
-        }
-        None => anyhow::bail!("unknown rule `{code}`; `interlint rules` lists every rule"),
+    let mut out = io::stdout().lock();
+    if let Some(rule) = registry::find_rule(code) {
+        out.write_all(rule.meta().doc.as_bytes())?;
+        out.flush()?;
+        return Ok(EXIT_CLEAN);
     }
+    let selector = registry::normalize_selector(code);
+    // A prefix (`MIG`, `MCP00`): the rules it selects.
+    let rules: Vec<_> = all_rules()
+        .iter()
+        .map(|r| r.meta())
+        .filter(|m| !selector.is_empty() && m.code.starts_with(selector.as_str()))
+        .collect();
+    if !rules.is_empty() {
+        for m in &rules {
+            writeln!(out, "{:<8} {:<28} {}", m.code, m.name, m.summary)?;
+        }
+        writeln!(
+            out,
+            "\n`interlint explain {}` prints one rule's documentation.",
+            rules[0].code
+        )?;
+        out.flush()?;
+        return Ok(EXIT_CLEAN);
+    }
+    if registry::is_known_selector(&selector) {
+        anyhow::bail!(
+            "rule {selector} is in the catalogue but not implemented in this version; `interlint rules` lists the rules there are"
+        )
+    }
+    anyhow::bail!("unknown rule `{code}`; `interlint rules` lists every rule")
 }
 
 fn check(args: CheckArgs) -> anyhow::Result<u8> {
     let cwd = std::env::current_dir()
         .map_err(|e| anyhow::anyhow!("cannot read the current folder: {}", walk::describe_io(&e)))?;
-    for selector in args.select.iter().flatten().chain(&args.ignore) {
-        if !registry::is_known_selector(selector) {
-            anyhow::bail!("unknown rule code or prefix `{selector}` (see `interlint rules`)");
-        }
-    }
     for prefix in &args.model_prefixes {
         crate::config::validate_prefix(prefix).map_err(|e| anyhow::anyhow!("--model-prefix: {e}"))?;
     }
@@ -512,6 +503,7 @@ mod tests {
 
     #[test]
     fn sizes() {
+        use crate::config::parse_size;
         assert_eq!(parse_size("10"), Ok(10));
         assert_eq!(parse_size("10K"), Ok(10 * 1024));
         assert_eq!(parse_size("10MiB"), Ok(10 << 20));

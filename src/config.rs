@@ -24,6 +24,8 @@ pub struct Config {
     pub model_prefixes: Option<Vec<String>>,
     /// A team's own model ids, in the shape of `rules/models.toml`.
     pub model: Option<Vec<ModelEntry>>,
+    /// Bytes, or a size with a unit as `--max-file-size` takes it (`"10M"`).
+    #[serde(default, deserialize_with = "size")]
     pub max_file_size: Option<u64>,
     /// Entries of the request-field table, in the shape of `rules/request_fields.toml`; an
     /// entry for a known field replaces the built-in one.
@@ -121,16 +123,32 @@ fn parse_file(path: &Path, pyproject: bool) -> Result<Option<Config>, ConfigErro
     let Some(table) = project.tool.and_then(|t| t.interlint) else {
         return Ok(None);
     };
-    let config = Config::deserialize(table).map_err(|e| invalid(format!("[tool.interlint]: {e}")))?;
+    let mut config = Config::deserialize(table).map_err(|e| invalid(format!("[tool.interlint]: {e}")))?;
+    normalize(&mut config);
     validate(&config).map_err(invalid)?;
     Ok(Some(config))
 }
 
 /// Parses and validates the text of an `interlint.toml`.
 pub fn parse_str(text: &str) -> Result<Config, String> {
-    let config: Config = toml::from_str(text).map_err(|e| e.to_string().trim_end().to_string())?;
+    let mut config: Config = toml::from_str(text).map_err(|e| e.to_string().trim_end().to_string())?;
+    normalize(&mut config);
     validate(&config)?;
     Ok(config)
+}
+
+/// Rule codes as interlint compares them: `" mig009"` is `MIG009`.
+fn normalize(config: &mut Config) {
+    let codes = config.per_file_ignores.iter_mut().flat_map(|m| m.values_mut());
+    for list in [&mut config.select, &mut config.ignore]
+        .into_iter()
+        .flatten()
+        .chain(codes)
+    {
+        for code in list.iter_mut() {
+            *code = crate::registry::normalize_selector(code);
+        }
+    }
 }
 
 fn validate(config: &Config) -> Result<(), String> {
@@ -174,6 +192,43 @@ fn validate(config: &Config) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+/// A size in bytes, or with a K, M or G suffix (binary units; `10M`, `10MiB`, `512K`).
+pub fn parse_size(text: &str) -> Result<u64, String> {
+    let text = text.trim();
+    let (digits, unit) = match text.find(|c: char| !c.is_ascii_digit()) {
+        Some(i) => text.split_at(i),
+        None => (text, ""),
+    };
+    let n: u64 = digits.parse().map_err(|_| format!("`{text}` is not a size"))?;
+    let factor = match unit
+        .to_ascii_uppercase()
+        .trim_end_matches("IB")
+        .trim_end_matches('B')
+    {
+        "" => 1,
+        "K" => 1 << 10,
+        "M" => 1 << 20,
+        "G" => 1 << 30,
+        _ => return Err(format!("`{text}`: unknown unit `{unit}` (use K, M or G)")),
+    };
+    n.checked_mul(factor)
+        .ok_or_else(|| format!("`{text}` is too large"))
+}
+
+/// `max-file-size = 10485760` or `max-file-size = "10M"`.
+fn size<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<Option<u64>, D::Error> {
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum Size {
+        Bytes(u64),
+        Text(String),
+    }
+    match Size::deserialize(deserializer)? {
+        Size::Bytes(n) => Ok(Some(n)),
+        Size::Text(text) => parse_size(&text).map(Some).map_err(serde::de::Error::custom),
+    }
 }
 
 /// Names of interlint's dedicated configuration files.
@@ -281,6 +336,16 @@ mod tests {
         );
         assert_eq!(own_ranges("interlint.toml", "a = 1\n"), vec![0..6]);
         assert!(own_ranges("Cargo.toml", text).is_empty());
+    }
+
+    #[test]
+    fn sizes_and_codes_as_users_write_them() {
+        let config = parse_str("max-file-size = \"10M\"\nselect = [\" mig009\"]\n").unwrap();
+        assert_eq!(config.max_file_size, Some(10 << 20));
+        assert_eq!(config.select, Some(vec!["MIG009".to_string()]));
+        assert_eq!(parse_str("max-file-size = 12\n").unwrap().max_file_size, Some(12));
+        let err = parse_str("max-file-size = \"ten\"\n").unwrap_err();
+        assert!(err.contains("`ten` is not a size"), "{err}");
     }
 
     #[test]

@@ -96,6 +96,24 @@ pub fn find_rule(code: &str) -> Option<&'static dyn Rule> {
         .find(|r| r.meta().code.eq_ignore_ascii_case(code))
 }
 
+/// A selector as written by a user (` mig009`), as interlint compares it (`MIG009`).
+pub fn normalize_selector(selector: &str) -> String {
+    selector.trim().to_ascii_uppercase()
+}
+
+/// A command-line selector: normalized, and known.
+pub fn parse_selector(selector: &str) -> Result<String, String> {
+    let normalized = normalize_selector(selector);
+    if is_known_selector(&normalized) {
+        Ok(normalized)
+    } else {
+        Err(format!(
+            "unknown rule code or prefix `{}` (see `interlint rules`)",
+            selector.trim()
+        ))
+    }
+}
+
 /// Whether `selector` names a rule code or a code prefix that interlint knows, now or in its
 /// catalogue (`MIG`, `MIG009`, `MAN001`, `ALL`).
 pub fn is_known_selector(selector: &str) -> bool {

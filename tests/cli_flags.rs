@@ -1,0 +1,64 @@
+//! Flags and subcommands spelled the way ruff users spell them.
+
+mod common;
+use common::{PY, interlint, stderr, stdout, tree};
+
+#[test]
+fn selectors_take_spaces_and_lowercase() {
+    let dir = tree(&[("app.py", PY)]);
+    let o = interlint(
+        dir.path(),
+        &[
+            "--select",
+            "mig009, MIG001",
+            "--ignore",
+            " mig001",
+            "--format",
+            "concise",
+        ],
+    );
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert_eq!(stdout(&o).lines().count(), 2);
+    let o = interlint(dir.path(), &["--select", "MIG009,XYZ1"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("unknown rule code or prefix `XYZ1`"),
+        "{}",
+        stderr(&o)
+    );
+    let config = tree(&[
+        ("app.py", PY),
+        ("interlint.toml", "select = [\"mig\"]\nmax-file-size = \"1K\"\n"),
+    ]);
+    let o = interlint(config.path(), &["--format", "concise"]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+}
+
+#[test]
+fn explain_a_prefix_and_rule_as_an_alias() {
+    let dir = tree(&[]);
+    let o = interlint(dir.path(), &["explain", "mcp"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.starts_with("MCP001 "), "{out}");
+    assert!(out.contains("\nMCP007 "), "{out}");
+    assert!(!out.contains("not implemented"), "{out}");
+    let o = interlint(dir.path(), &["rule", "MIG009"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(
+        stdout(&o).starts_with("# MIG009 deprecated-model-id"),
+        "{}",
+        stdout(&o)
+    );
+}
+
+#[test]
+fn max_file_size_with_a_unit_in_the_configuration() {
+    let dir = tree(&[("app.py", PY), ("interlint.toml", "max-file-size = \"10\"\n")]);
+    let o = interlint(dir.path(), &["--format", "concise"]);
+    assert!(
+        stderr(&o).contains("warning: app.py: skipped: "),
+        "{}",
+        stderr(&o)
+    );
+}
