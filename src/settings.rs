@@ -68,6 +68,8 @@ pub struct Settings {
     per_file_ignores: Vec<(GlobMatcher, Vec<String>)>,
     /// Where globs are anchored: the configuration's folder, else the current one.
     pub root: PathBuf,
+    /// The current folder, absolute.
+    cwd: PathBuf,
     pub max_file_size: u64,
     /// The dedicated configuration file in use: it defines a team's ids, so it is not checked.
     pub config_file: Option<PathBuf>,
@@ -133,6 +135,7 @@ impl Settings {
             exclude_globs,
             per_file_ignores,
             root,
+            cwd: std::path::absolute(cwd).unwrap_or_else(|_| cwd.to_path_buf()),
             config_file: loaded
                 .path
                 .as_ref()
@@ -174,6 +177,16 @@ impl Settings {
             .collect()
     }
 
+    /// `path` joined to the current folder read once (`std::path::absolute` asks the system
+    /// for it on every call, and every walked entry is matched against `exclude`).
+    fn absolute(&self, path: &Path) -> PathBuf {
+        if path.is_absolute() {
+            path.to_path_buf()
+        } else {
+            self.cwd.join(path)
+        }
+    }
+
     /// The path as globs see it: relative to the root when under it.
     fn relative<'p>(&self, path: &'p Path) -> &'p Path {
         let absolute = path.strip_prefix(&self.root).ok();
@@ -196,8 +209,7 @@ impl Settings {
         if path.file_name().is_some_and(|n| self.exclude.is_match(n)) {
             return true;
         }
-        let absolute = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
-        self.exclude.is_match(self.relative(&absolute))
+        self.exclude.is_match(self.relative(&self.absolute(path)))
     }
 
     /// The enabled rules minus those `per-file-ignores` turns off for this path.
@@ -205,7 +217,7 @@ impl Settings {
         if self.per_file_ignores.is_empty() {
             return self.rules.clone();
         }
-        let absolute = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+        let absolute = self.absolute(path);
         let relative = self.relative(&absolute);
         let ignored: Vec<&String> = self
             .per_file_ignores
