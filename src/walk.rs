@@ -88,12 +88,10 @@ fn is_walked_past(path: &Path, settings: &Settings) -> bool {
         .ancestors()
         .filter(|a| !a.as_os_str().is_empty() && *a != Path::new("."))
         .collect();
-    if named.iter().any(|a| {
-        settings.is_excluded(a)
-            || a.file_name()
-                .and_then(|n| n.to_str())
-                .is_some_and(|n| crate::settings::VCS_FOLDERS.contains(&n))
-    }) {
+    if named
+        .iter()
+        .any(|a| settings.is_excluded(a) || a.file_name().is_some_and(is_vcs_name))
+    {
         return true;
     }
     let absolute = std::fs::canonicalize(path)
@@ -136,16 +134,18 @@ fn ignored_by_files(path: &Path) -> bool {
             break;
         }
     }
-    let (global, _) = Gitignore::global();
-    decide(&global).unwrap_or(false)
+    // Git's global excludes (read from git's configuration): once per run, not per file.
+    static GLOBAL: std::sync::OnceLock<Gitignore> = std::sync::OnceLock::new();
+    decide(GLOBAL.get_or_init(|| Gitignore::global().0)).unwrap_or(false)
 }
 
 fn is_vcs_folder(entry: &ignore::DirEntry) -> bool {
-    entry.file_type().is_some_and(|t| t.is_dir())
-        && entry
-            .file_name()
-            .to_str()
-            .is_some_and(|n| crate::settings::VCS_FOLDERS.contains(&n))
+    entry.file_type().is_some_and(|t| t.is_dir()) && is_vcs_name(entry.file_name())
+}
+
+fn is_vcs_name(name: &std::ffi::OsStr) -> bool {
+    name.to_str()
+        .is_some_and(|n| crate::settings::VCS_FOLDERS.contains(&n))
 }
 
 fn push<T>(list: &Mutex<Vec<T>>, item: T) {
