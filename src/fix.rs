@@ -5,7 +5,7 @@ use std::path::Path;
 
 use crate::diagnostic::{Diagnostic, Edit, Fix};
 use crate::lang::{self, Surface};
-use crate::registry::Rule;
+use crate::registry::{Rule, RuleMeta};
 use crate::settings::Settings;
 use crate::source::LineEnding;
 
@@ -100,8 +100,8 @@ pub struct DroppedFix {
 pub struct FixOutcome {
     /// The fixed text; the original when the loop did not end well.
     pub text: String,
-    /// Fixes applied over all passes.
-    pub fixed: usize,
+    /// The rule of each fix applied, over all passes.
+    pub fixed: Vec<&'static RuleMeta>,
     /// Findings of `text`.
     pub remaining: Vec<Diagnostic>,
     pub status: FixStatus,
@@ -188,7 +188,7 @@ pub fn fix_text(
     let breaks = |t: &str| file_errors(path, surface, t) > baseline;
     let mut current = text.to_string();
     let mut diagnostics = original.clone();
-    let mut fixed = 0;
+    let mut fixed = Vec::new();
     let mut passes = 0;
     let mut blocked: HashSet<FixKey> = HashSet::new();
     let mut dropped: Vec<DroppedFix> = Vec::new();
@@ -208,7 +208,7 @@ pub fn fix_text(
             let rules: BTreeSet<String> = candidates.iter().map(|(d, _)| d.rule.code.to_string()).collect();
             return FixOutcome {
                 text: text.to_string(),
-                fixed: 0,
+                fixed: Vec::new(),
                 remaining: original,
                 status: FixStatus::NotConverged {
                     rules: rules.into_iter().collect(),
@@ -220,7 +220,7 @@ pub fn fix_text(
         let (mut next, mut applied) = apply_counted(&current, &all, &candidates, line_ending);
         let mut single_step = false;
         // The pass's text is linted once: its findings are the next pass's when it parses.
-        let mut linted = (applied > 0).then(|| lint_and_errors(&next));
+        let mut linted = (!applied.is_empty()).then(|| lint_and_errors(&next));
         if let Some((_, errors)) = &linted
             && *errors > baseline
         {
@@ -253,7 +253,7 @@ pub fn fix_text(
                 .map(|(_, f)| *f)
                 .collect();
             (next, applied) = apply_counted(&current, &kept, &candidates, line_ending);
-            if applied > 0 && breaks(&next) {
+            if !applied.is_empty() && breaks(&next) {
                 // ... and when the rest are fine alone but not together, go one at a time.
                 let first: Vec<&Fix> = plan_fixes(&current, kept.iter().copied())
                     .into_iter()
@@ -262,12 +262,12 @@ pub fn fix_text(
                 (next, applied) = apply_counted(&current, &first, &candidates, line_ending);
                 single_step = true;
             }
-            if applied == 0 && newly_blocked > 0 {
+            if applied.is_empty() && newly_blocked > 0 {
                 // Everything this pass proposed was dropped; what is left waits for the next.
                 continue;
             }
         }
-        if applied == 0 || next == current {
+        if applied.is_empty() || next == current {
             break;
         }
         if single_step {
@@ -278,7 +278,7 @@ pub fn fix_text(
         } else {
             passes += 1;
         }
-        fixed += applied;
+        fixed.extend(applied);
         current = next;
         diagnostics = match linted {
             Some((next_diagnostics, _)) => next_diagnostics,
@@ -339,15 +339,19 @@ fn apply_counted(
     fixes: &[&Fix],
     findings: &[(&Diagnostic, &Fix)],
     line_ending: LineEnding,
-) -> (String, usize) {
+) -> (String, Vec<&'static RuleMeta>) {
     let chosen = plan_fixes(text, fixes.iter().copied());
     let (out, applied) = apply_fixes(text, chosen.iter().copied(), line_ending);
+    if applied == 0 {
+        return (out, Vec::new());
+    }
     let chosen_edits: HashSet<&Vec<Edit>> = chosen.iter().map(|c| &c.edits).collect();
     let fixed = findings
         .iter()
         .filter(|(_, f)| chosen_edits.contains(&f.edits))
-        .count();
-    (out, if applied == 0 { 0 } else { fixed })
+        .map(|(d, _)| d.rule)
+        .collect();
+    (out, fixed)
 }
 
 /// A fix that leaves the text as it is: never worth a pass, and never applied.
@@ -478,7 +482,7 @@ mod tests {
         static RULE: RenameToC = RenameToC;
         let outcome = fix_python(&RULE, "f(a=1, b=2)\n");
         assert_eq!(outcome.text, "f(c=1, b=2)\n");
-        assert_eq!(outcome.fixed, 1);
+        assert_eq!(outcome.fixed.len(), 1);
         assert_eq!(outcome.status, FixStatus::Done);
         assert_eq!(
             outcome.dropped,

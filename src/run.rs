@@ -57,8 +57,8 @@ pub struct FileReport {
     pub diagnostics: Vec<Diagnostic>,
     /// Where each finding is, resolved while the text was at hand.
     pub places: Vec<crate::output::Place>,
-    /// Fixes applied (or, under `--diff`, that would be applied).
-    pub fixed: usize,
+    /// The rule of each fix applied (or, under `--diff`, that would be applied).
+    pub fixed: Vec<&'static crate::registry::RuleMeta>,
     /// Under `--diff` or for standard input: the original and fixed text.
     pub change: Option<(String, String)>,
     pub notices: Vec<Notice>,
@@ -82,7 +82,10 @@ impl Notice {
 impl FileReport {
     /// Nothing to report: no finding, no fix, no notice.
     pub fn is_empty(&self) -> bool {
-        self.diagnostics.is_empty() && self.fixed == 0 && self.change.is_none() && self.notices.is_empty()
+        self.diagnostics.is_empty()
+            && self.fixed.is_empty()
+            && self.change.is_none()
+            && self.notices.is_empty()
     }
 
     fn notice(path: &Path, notice: Notice) -> Self {
@@ -267,7 +270,7 @@ fn check_source(
         {
             report.notices.push(Notice::Error(format!("{e:#}")));
             // Nothing was written: the findings are those of the file as it is.
-            report.fixed = 0;
+            report.fixed = Vec::new();
             report.diagnostics = crate::engine::lint_text(settings, rules, path, surface, &source.text);
             report.text = Some(source);
             return report;

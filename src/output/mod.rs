@@ -15,7 +15,7 @@ use crate::run::{FileReport, Notice};
 use crate::source::{LineIndex, Position, floor_char_boundary};
 use crate::walk::display_path;
 
-pub use statistics::write_statistics;
+pub use statistics::{write_statistics, write_statistics_json};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum Format {
@@ -225,7 +225,7 @@ impl Counts {
             ..Counts::default()
         };
         for report in reports {
-            counts.fixed += report.fixed;
+            counts.fixed += report.fixed.len();
             // Binary files found by a walk are skipped without a word, and not counted.
             counts.skipped += usize::from(report.notices.iter().any(|n| matches!(n, Notice::Skipped(_))));
             counts.errors += report

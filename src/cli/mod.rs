@@ -1,0 +1,176 @@
+//! The command line (SPEC section 1).
+
+mod check;
+mod commands;
+
+use std::io;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+use crate::output::Format;
+use crate::registry;
+use crate::walk;
+
+use check::check;
+use commands::{explain, print_completions, print_rules, print_schema, print_triggers};
+
+/// Finds code, requests and documents written against the generateContent endpoint and
+/// rewrites them for the interactions endpoint.
+#[derive(Debug, Parser)]
+#[command(name = "interlint", version, args_conflicts_with_subcommands = true)]
+pub struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+    #[command(flatten)]
+    check: CheckArgs,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Check files (the default command).
+    Check(CheckArgs),
+    /// Print the table of every rule: code, name, surfaces, fix.
+    Rules {
+        /// Print the words the default rule set's prefilter searches (triggers and anchors), one per line (for benchmarks).
+        #[arg(long, hide = true)]
+        triggers: bool,
+    },
+    /// Print a rule's documentation (or the rules of a prefix such as MIG).
+    #[command(alias = "rule")]
+    Explain {
+        /// A rule code, such as MIG009.
+        code: String,
+    },
+    /// Print a JSON Schema interlint checks documents against.
+    Schema {
+        /// The schema's name.
+        #[arg(value_enum)]
+        name: crate::manifest::SchemaName,
+    },
+    /// Print a shell completion script.
+    Completions { shell: clap_complete::Shell },
+}
+
+#[derive(Debug, Default, clap::Args)]
+pub(super) struct CheckArgs {
+    /// Files or folders to check, or `-` for standard input [default: .]
+    pub(super) paths: Vec<PathBuf>,
+    /// Apply safe fixes in place.
+    #[arg(long)]
+    pub(super) fix: bool,
+    /// Also apply (with --fix or --diff) or show unsafe fixes.
+    #[arg(long)]
+    pub(super) unsafe_fixes: bool,
+    /// Print a unified diff of the fixes; change no file.
+    #[arg(long)]
+    pub(super) diff: bool,
+    /// Output format [default: text]
+    #[arg(long, value_enum)]
+    pub(super) format: Option<Format>,
+    /// Rule codes or prefixes to enable (comma-separated), replacing the configuration's.
+    #[arg(long, value_delimiter = ',', value_name = "CODES", value_parser = registry::parse_selector)]
+    pub(super) select: Option<Vec<String>>,
+    /// Rule codes or prefixes to disable (comma-separated).
+    #[arg(long, value_delimiter = ',', value_name = "CODES", value_parser = registry::parse_selector)]
+    pub(super) ignore: Vec<String>,
+    /// Configuration file [default: interlint.toml, .interlint.toml or [tool.interlint] in pyproject.toml, searched upwards]
+    #[arg(long, value_name = "FILE")]
+    pub(super) config: Option<PathBuf>,
+    /// Brand word of model ids; repeatable [default: model, gemini]
+    #[arg(long = "model-prefix", value_name = "WORD")]
+    pub(super) model_prefixes: Vec<String>,
+    /// Read one file from standard input, checked as if it had this name.
+    #[arg(long, value_name = "NAME")]
+    pub(super) stdin_filename: Option<PathBuf>,
+    /// Exit with 0 even when findings remain.
+    #[arg(long)]
+    pub(super) exit_zero: bool,
+    /// Print findings and errors only: no summary, no notes, no progress.
+    #[arg(long, short)]
+    pub(super) quiet: bool,
+    /// Also show what is skipped without a word (binary files).
+    #[arg(long, short)]
+    pub(super) verbose: bool,
+    /// Never show a progress indicator.
+    #[arg(long)]
+    pub(super) no_progress: bool,
+    /// Threads to use [default: the number of CPUs]
+    #[arg(long, short, value_name = "N")]
+    pub(super) jobs: Option<usize>,
+    /// Print the number of findings per rule instead of the findings.
+    #[arg(long)]
+    pub(super) statistics: bool,
+    /// Apply `exclude` and `.gitignore` to paths named on the command line too (for pre-commit,
+    /// which names every file).
+    #[arg(long)]
+    pub(super) force_exclude: bool,
+    /// Skip files larger than this (bytes, or with a K, M or G suffix) [default: 10M]
+    #[arg(long, value_name = "SIZE", value_parser = crate::config::parse_size)]
+    pub(super) max_file_size: Option<u64>,
+}
+
+/// Exit statuses (SPEC section 1).
+pub(super) const EXIT_CLEAN: u8 = 0;
+pub(super) const EXIT_FINDINGS: u8 = 1;
+pub(super) const EXIT_ERROR: u8 = 2;
+
+pub fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        // Help, version or a usage error; clap prints it, quietly on a closed pipe.
+        Err(e) => {
+            if let Err(io) = e.print()
+                && io.kind() != io::ErrorKind::BrokenPipe
+            {
+                eprintln!("error: cannot write the output: {}", walk::describe_io(&io));
+                return ExitCode::from(EXIT_ERROR);
+            }
+            return ExitCode::from(u8::try_from(e.exit_code()).unwrap_or(EXIT_ERROR));
+        }
+    };
+    let result = match cli.command {
+        Some(Command::Rules { triggers: false }) => print_rules(),
+        Some(Command::Rules { triggers: true }) => print_triggers(),
+        Some(Command::Explain { code }) => explain(&code),
+        Some(Command::Schema { name }) => print_schema(name),
+        Some(Command::Completions { shell }) => print_completions(shell),
+        Some(Command::Check(args)) => check(args),
+        None => check(cli.check),
+    };
+    match result {
+        Ok(code) => ExitCode::from(code),
+        Err(e) => {
+            // The only I/O errors left to here are the output's: a reader that closed the pipe
+            // (`| head`) has what it wanted, as with ripgrep; a full disk is an error.
+            match e.downcast_ref::<io::Error>() {
+                Some(io) if io.kind() == io::ErrorKind::BrokenPipe => return ExitCode::from(EXIT_CLEAN),
+                Some(io) => eprintln!("error: cannot write the output: {}", walk::describe_io(io)),
+                None => eprintln!("error: {e:#}"),
+            }
+            ExitCode::from(EXIT_ERROR)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes() {
+        use crate::config::parse_size;
+        assert_eq!(parse_size("10"), Ok(10));
+        assert_eq!(parse_size("10K"), Ok(10 * 1024));
+        assert_eq!(parse_size("10MiB"), Ok(10 << 20));
+        assert!(parse_size("ten").is_err());
+        assert!(parse_size("1T").is_err());
+    }
+
+    #[test]
+    fn cli_is_well_formed() {
+        use clap::CommandFactory;
+        Cli::command().debug_assert();
+    }
+}
