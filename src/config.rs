@@ -50,8 +50,9 @@ impl LoadedConfig {
 
 #[derive(Debug, thiserror::Error)]
 pub enum ConfigError {
-    #[error("cannot read configuration file {path}: {source}")]
-    Read { path: PathBuf, source: std::io::Error },
+    /// The system's message is part of this one (not a `source`, which would print it twice).
+    #[error("cannot read configuration file {}: {}", path.display(), crate::walk::describe_io(error))]
+    Read { path: PathBuf, error: std::io::Error },
     #[error("invalid configuration in {path}: {message}")]
     Invalid { path: PathBuf, message: String },
 }
@@ -108,9 +109,9 @@ fn is_pyproject(path: &Path) -> bool {
 
 /// `None` for a `pyproject.toml` without a `[tool.interlint]` table.
 fn parse_file(path: &Path, pyproject: bool) -> Result<Option<Config>, ConfigError> {
-    let text = std::fs::read_to_string(path).map_err(|source| ConfigError::Read {
+    let text = std::fs::read_to_string(path).map_err(|error| ConfigError::Read {
         path: path.to_path_buf(),
-        source,
+        error,
     })?;
     let invalid = |message: String| ConfigError::Invalid {
         path: path.to_path_buf(),

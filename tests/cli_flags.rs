@@ -62,3 +62,14 @@ fn max_file_size_with_a_unit_in_the_configuration() {
         stderr(&o)
     );
 }
+
+#[test]
+fn a_missing_configuration_file_is_named_once() {
+    let dir = tree(&[("app.py", PY)]);
+    let o = interlint(dir.path(), &["--config", "missing.toml", "app.py"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(
+        stderr(&o),
+        "error: cannot read configuration file missing.toml: No such file or directory\n"
+    );
+}
