@@ -9,10 +9,12 @@ use serde::Deserialize;
 use crate::models::ModelEntry;
 
 /// Keys of the configuration file. Unknown keys are errors, so a typo is never ignored.
-#[derive(Debug, Default, Deserialize)]
+#[derive(Clone, Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
 pub struct Config {
     pub select: Option<Vec<String>>,
+    /// Codes or prefixes enabled on top of `select`.
+    pub extend_select: Option<Vec<String>>,
     pub ignore: Option<Vec<String>>,
     /// Globs of paths never walked into (a path named on the command line is still checked,
     /// unless `--force-exclude`); replaces the default list.
@@ -32,6 +34,88 @@ pub struct Config {
     pub request_field: Option<Vec<crate::request_fields::RequestField>>,
     /// The client packages, in the shape of `rules/clients.toml` (replaces the built-in table).
     pub clients: Option<crate::clients::Clients>,
+}
+
+/// A `--config` argument: a file, or a `KEY = VALUE` setting written as in the file.
+#[derive(Clone, Debug)]
+pub enum ConfigArg {
+    File(PathBuf),
+    Setting(Box<Config>),
+}
+
+/// Reads a `--config` argument as ruff does: an existing file is a file; text with `=` that
+/// is not one is a setting, which must parse; anything else is a file (that cannot be read).
+pub fn parse_config_arg(value: &str) -> Result<ConfigArg, String> {
+    let path = Path::new(value);
+    if path.is_file() || !value.contains('=') {
+        return Ok(ConfigArg::File(path.to_path_buf()));
+    }
+    parse_str(value)
+        .map(|config| ConfigArg::Setting(Box::new(config)))
+        .map_err(|e| format!("not a file, and not a `KEY = VALUE` setting of the configuration: {e}"))
+}
+
+impl Config {
+    /// The keys `over` sets replace this configuration's (a setting given with `--config`).
+    fn overlay(&mut self, over: Config) {
+        macro_rules! take {
+            ($($key:ident),*) => {$(
+                if over.$key.is_some() {
+                    self.$key = over.$key;
+                }
+            )*};
+        }
+        // Every key is named: a new key that is not taken over does not compile.
+        let Config {
+            select: _,
+            extend_select: _,
+            ignore: _,
+            exclude: _,
+            extend_exclude: _,
+            per_file_ignores: _,
+            model_prefixes: _,
+            model: _,
+            max_file_size: _,
+            request_field: _,
+            clients: _,
+        } = &over;
+        take!(
+            select,
+            extend_select,
+            ignore,
+            exclude,
+            extend_exclude,
+            per_file_ignores,
+            model_prefixes,
+            model,
+            max_file_size,
+            request_field,
+            clients
+        );
+    }
+}
+
+/// Loads the configuration the `--config` arguments name (at most one file; without one, the
+/// nearest above `start`), with their settings laid over it in order.
+pub fn load_with(args: &[ConfigArg], start: &Path) -> Result<LoadedConfig, ConfigError> {
+    let mut files = args.iter().filter_map(|a| match a {
+        ConfigArg::File(path) => Some(path.as_path()),
+        ConfigArg::Setting(_) => None,
+    });
+    let file = files.next();
+    if let Some(second) = files.next() {
+        return Err(ConfigError::Invalid {
+            path: second.to_path_buf(),
+            message: "only one configuration file can be given with --config (settings as `KEY = VALUE` can be added)".into(),
+        });
+    }
+    let mut loaded = load(file, start)?;
+    for arg in args {
+        if let ConfigArg::Setting(setting) = arg {
+            loaded.config.overlay((**setting).clone());
+        }
+    }
+    Ok(loaded)
 }
 
 /// A configuration and the file it came from.
@@ -141,7 +225,7 @@ pub fn parse_str(text: &str) -> Result<Config, String> {
 /// Rule codes as interlint compares them: `" mig009"` is `MIG009`.
 fn normalize(config: &mut Config) {
     let codes = config.per_file_ignores.iter_mut().flat_map(|m| m.values_mut());
-    for list in [&mut config.select, &mut config.ignore]
+    for list in [&mut config.select, &mut config.extend_select, &mut config.ignore]
         .into_iter()
         .flatten()
         .chain(codes)
@@ -153,7 +237,11 @@ fn normalize(config: &mut Config) {
 }
 
 fn validate(config: &Config) -> Result<(), String> {
-    for (key, codes) in [("select", &config.select), ("ignore", &config.ignore)] {
+    for (key, codes) in [
+        ("select", &config.select),
+        ("extend-select", &config.extend_select),
+        ("ignore", &config.ignore),
+    ] {
         for code in codes.iter().flatten() {
             if !crate::registry::is_known_selector(code) {
                 return Err(format!("`{key}`: unknown rule code or prefix `{code}`"));

@@ -19,6 +19,16 @@ pub enum ModelStatus {
     MigrationRecommended,
 }
 
+impl ModelStatus {
+    /// As the model table writes it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ModelStatus::Deprecated => "deprecated",
+            ModelStatus::MigrationRecommended => "migration-recommended",
+        }
+    }
+}
+
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ModelEntry {

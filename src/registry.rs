@@ -114,6 +114,37 @@ pub fn parse_selector(selector: &str) -> Result<String, String> {
     }
 }
 
+/// The command line's parser of selectors: [`parse_selector`], and the rule codes and their
+/// prefixes as possible values, which shell completions offer.
+#[derive(Clone, Copy, Debug)]
+pub struct SelectorParser;
+
+impl clap::builder::TypedValueParser for SelectorParser {
+    type Value = String;
+
+    fn parse_ref(
+        &self,
+        cmd: &clap::Command,
+        arg: Option<&clap::Arg>,
+        value: &std::ffi::OsStr,
+    ) -> Result<String, clap::Error> {
+        clap::builder::StringValueParser::new()
+            .try_map(|s| parse_selector(&s))
+            .parse_ref(cmd, arg, value)
+    }
+
+    fn possible_values(&self) -> Option<Box<dyn Iterator<Item = clap::builder::PossibleValue> + '_>> {
+        let codes = all_rules().iter().map(|r| r.meta().code);
+        let mut prefixes: Vec<&'static str> = codes.clone().filter_map(|c| c.get(..3)).collect();
+        prefixes.dedup();
+        let values = std::iter::once("ALL").chain(prefixes).chain(codes).map(|v| {
+            let help = find_rule(v).map(|r| r.meta().name);
+            clap::builder::PossibleValue::new(v).help(help.unwrap_or_default())
+        });
+        Some(Box::new(values))
+    }
+}
+
 /// Whether `selector` names a rule code or a code prefix that interlint knows, now or in its
 /// catalogue (`MIG`, `MIG009`, `MAN001`, `ALL`).
 pub fn is_known_selector(selector: &str) -> bool {

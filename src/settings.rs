@@ -45,6 +45,7 @@ pub const VCS_FOLDERS: &[&str] = &[".git", ".hg", ".svn", ".jj", ".bzr"];
 #[derive(Debug, Default)]
 pub struct Overrides {
     pub select: Option<Vec<String>>,
+    pub extend_select: Vec<String>,
     pub ignore: Vec<String>,
     pub model_prefixes: Vec<String>,
     pub max_file_size: Option<u64>,
@@ -88,16 +89,27 @@ impl Settings {
             DEFAULT_PREFIXES.iter().map(|s| s.to_string()).collect()
         };
         let matcher = ModelMatcher::new(&models, &prefixes)?;
-        // As in ruff, a `--select` on the command line starts the selection afresh; otherwise
-        // the command line's `--ignore` adds to the configuration's.
-        let (select, ignore) = match &overrides.select {
-            Some(select) => (select.clone(), overrides.ignore.clone()),
+        // As in ruff, a `--select` on the command line starts the selection afresh (the
+        // configuration's `select`, `extend-select` and `ignore` are dropped); otherwise the
+        // command line's `--extend-select` and `--ignore` add to the configuration's.
+        let (mut select, extend, ignore) = match &overrides.select {
+            Some(select) => (select.clone(), Vec::new(), overrides.ignore.clone()),
             None => {
                 let mut ignore = config.ignore.clone().unwrap_or_default();
                 ignore.extend(overrides.ignore.iter().cloned());
-                (config.select.clone().unwrap_or_default(), ignore)
+                let select = config.select.clone().unwrap_or_default();
+                (select, config.extend_select.clone().unwrap_or_default(), ignore)
             }
         };
+        let extend: Vec<String> = extend
+            .into_iter()
+            .chain(overrides.extend_select.iter().cloned())
+            .collect();
+        if select.is_empty() && !extend.is_empty() {
+            // An empty selection is every rule: extending it must not narrow it.
+            select.push("ALL".into());
+        }
+        select.extend(extend);
         let rules = registry::select_rules(&select, &ignore);
         let root = loaded.root().map_or_else(|| cwd.to_path_buf(), Path::to_path_buf);
         // As in ruff, `exclude` replaces the default list and `extend-exclude` adds to it.
@@ -210,6 +222,13 @@ impl Settings {
             return true;
         }
         self.exclude.is_match(self.relative(&self.absolute(path)))
+    }
+
+    /// The `per-file-ignores` globs, each with its codes.
+    pub fn per_file_ignores(&self) -> impl Iterator<Item = (&str, &[String])> {
+        self.per_file_ignores
+            .iter()
+            .map(|(glob, codes)| (glob.glob().glob(), codes.as_slice()))
     }
 
     /// The enabled rules minus those `per-file-ignores` turns off for this path.

@@ -83,7 +83,7 @@ pub fn collect(paths: &[PathBuf], settings: &Settings, threads: usize, force_exc
 /// version-control folder, or `.ignore`/`.gitignore` files (of any folder above it, the
 /// repository's `info/exclude`, git's global excludes) ignore it. The folder named on the
 /// command line is not excluded by its own name when walked, nor is the current folder here.
-fn is_walked_past(path: &Path, settings: &Settings) -> bool {
+pub fn is_walked_past(path: &Path, settings: &Settings) -> bool {
     let named: Vec<&Path> = path
         .ancestors()
         .filter(|a| !a.as_os_str().is_empty() && *a != Path::new("."))

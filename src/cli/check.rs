@@ -4,13 +4,15 @@ use std::collections::HashSet;
 use std::io::{self, IsTerminal, Read, Write};
 use std::path::{Path, PathBuf};
 
-use super::{CheckArgs, EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS};
+use super::{CheckArgs, ColorChoice, EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS};
+use crate::config::LoadedConfig;
 use crate::output::{self, Counts, Format, Style};
 use crate::run::{self, FileReport, FixMode, Notice, RunOptions};
 use crate::settings::{Overrides, Settings};
 use crate::walk::{self, display_path};
 
 pub(super) fn check(args: CheckArgs) -> anyhow::Result<u8> {
+    refuse_combinations(&args)?;
     let cwd = std::env::current_dir()
         .map_err(|e| anyhow::anyhow!("cannot read the current folder: {}", walk::describe_io(&e)))?;
     for prefix in &args.model_prefixes {
@@ -25,25 +27,22 @@ pub(super) fn check(args: CheckArgs) -> anyhow::Result<u8> {
         (None, Some(path)) => path.clone(),
         (None, None) => cwd.clone(),
     };
-    let loaded = crate::config::load(args.config.as_deref(), &start)?;
-    let overrides = Overrides {
-        select: args.select.clone(),
-        ignore: args.ignore.clone(),
-        model_prefixes: args.model_prefixes.clone(),
-        max_file_size: args.max_file_size,
+    let make_settings = || -> anyhow::Result<(LoadedConfig, Settings)> {
+        let loaded = crate::config::load_with(&args.config, &start)?;
+        let overrides = Overrides {
+            select: args.select.clone(),
+            extend_select: args.extend_select.clone(),
+            ignore: args.ignore.clone(),
+            model_prefixes: args.model_prefixes.clone(),
+            max_file_size: args.max_file_size,
+        };
+        let settings = Settings::new(&loaded, overrides, &cwd)?;
+        Ok((loaded, settings))
     };
-    let settings = Settings::new(&loaded, overrides, &cwd)?;
-    let options = RunOptions {
-        mode: if args.diff {
-            FixMode::Diff
-        } else if args.fix {
-            FixMode::Apply
-        } else {
-            FixMode::Check
-        },
-        unsafe_fixes: args.unsafe_fixes,
-        snippets: args.format.unwrap_or(Format::Text) == Format::Text && !args.statistics,
-    };
+    let (loaded, settings) = make_settings()?;
+    if args.show_settings {
+        return super::show::settings(&mut output(&args)?, &loaded, &settings, &cwd);
+    }
     let threads = args.jobs.unwrap_or(0);
     if threads > 0 {
         // A second call in the same process (tests) finds the pool already built: harmless.
@@ -51,61 +50,188 @@ pub(super) fn check(args: CheckArgs) -> anyhow::Result<u8> {
             .num_threads(threads)
             .build_global();
     }
+    if let Some(name) = &args.stdin_filename {
+        return check_stdin(name, &settings, &args, &cwd);
+    }
+    if reads_stdin(&args) {
+        return check_stdin(Path::new("-"), &settings, &args, &cwd);
+    }
+    if args.watch {
+        return super::watch::watch(&args, settings, &cwd, &|| make_settings().map(|(_, s)| s));
+    }
+    check_paths(&args, &settings, &cwd)
+}
 
-    let dash = Path::new("-");
-    if args.paths.iter().any(|p| p == dash) && args.paths.len() > 1 {
+/// Flags that do not go together: refused rather than one of them silently ignored.
+fn refuse_combinations(args: &CheckArgs) -> anyhow::Result<()> {
+    let format = args.format.unwrap_or(Format::Text);
+    let name = |f: Format| {
+        clap::ValueEnum::to_possible_value(&f).map_or_else(String::new, |v| v.get_name().to_string())
+    };
+    if args.diff && format != Format::Text {
+        anyhow::bail!(
+            "`--diff` writes a unified diff, which has no `--format {}`; leave out one of them",
+            name(format)
+        );
+    }
+    if args.statistics && matches!(format, Format::Sarif | Format::Github) {
+        anyhow::bail!(
+            "`--statistics` is written as a table, or as JSON with `--format json`, not as `--format {}`",
+            name(format)
+        );
+    }
+    if args.show_fixes && !(args.fix || args.diff) {
+        anyhow::bail!("`--show-fixes` lists the fixes of `--fix` or `--diff`: add one of them");
+    }
+    let dashes = args.paths.iter().filter(|p| *p == Path::new("-")).count();
+    if dashes > 0 && args.paths.len() > 1 {
         anyhow::bail!("`-` (standard input) cannot be checked together with other paths");
     }
-    if let Some(name) = &args.stdin_filename {
-        return check_stdin(name, &settings, options, &args, &cwd);
+    if reads_stdin(args) && (args.watch || args.show_files) {
+        anyhow::bail!(
+            "standard input cannot be {}",
+            if args.watch {
+                "watched"
+            } else {
+                "listed with --show-files"
+            }
+        );
     }
-    if args.paths.first().is_some_and(|p| p == dash) {
-        return check_stdin(dash, &settings, options, &args, &cwd);
-    }
+    Ok(())
+}
 
+fn reads_stdin(args: &CheckArgs) -> bool {
+    args.stdin_filename.is_some() || args.paths.first().is_some_and(|p| p == Path::new("-"))
+}
+
+fn mode(args: &CheckArgs) -> FixMode {
+    if args.diff {
+        FixMode::Diff
+    } else if args.fix {
+        FixMode::Apply
+    } else {
+        FixMode::Check
+    }
+}
+
+fn run_options(args: &CheckArgs) -> RunOptions {
+    RunOptions {
+        mode: mode(args),
+        unsafe_fixes: args.unsafe_fixes,
+        snippets: args.format.unwrap_or(Format::Text) == Format::Text && !args.statistics,
+    }
+}
+
+/// Where the findings (or the diff, or the fixed text of standard input) go: standard output,
+/// or the file of `--output-file`, made anew with the folders it needs.
+pub(super) fn output(args: &CheckArgs) -> anyhow::Result<io::BufWriter<Box<dyn Write>>> {
+    let Some(path) = &args.output_file else {
+        return Ok(io::BufWriter::new(Box::new(io::stdout().lock())));
+    };
+    let cannot = |e: io::Error| {
+        anyhow::anyhow!(
+            "cannot write the output file {}: {}",
+            path.display(),
+            walk::describe_io(&e)
+        )
+    };
+    if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
+        std::fs::create_dir_all(parent).map_err(cannot)?;
+    }
+    let file = std::fs::File::create(path).map_err(cannot)?;
+    Ok(io::BufWriter::new(Box::new(file)))
+}
+
+/// Colours with `--color always`, or with `auto` when `FORCE_COLOR` is set, or when the text
+/// goes to a terminal and `NO_COLOR` is not set.
+pub(super) fn style(args: &CheckArgs) -> Style {
+    let set = |name: &str| std::env::var_os(name).is_some_and(|v| !v.is_empty());
+    let color = match args.color {
+        ColorChoice::Always => true,
+        ColorChoice::Never => false,
+        ColorChoice::Auto if set("FORCE_COLOR") => true,
+        ColorChoice::Auto => args.output_file.is_none() && io::stdout().is_terminal() && !set("NO_COLOR"),
+    };
+    Style {
+        color,
+        unsafe_fixes: args.unsafe_fixes,
+    }
+}
+
+/// One run over the paths of the command line: walk, check (or fix), report.
+pub(super) fn check_paths(args: &CheckArgs, settings: &Settings, cwd: &Path) -> anyhow::Result<u8> {
     let paths = if args.paths.is_empty() {
         vec![PathBuf::from(".")]
     } else {
         args.paths.clone()
     };
-    let walked = walk::collect(&paths, &settings, threads, args.force_exclude);
+    let threads = args.jobs.unwrap_or(0);
+    let walked = walk::collect(&paths, settings, threads, args.force_exclude);
     let mut had_error = false;
     for error in &walked.errors {
         eprintln!("error: {error}");
         had_error = true;
     }
-    let progress = progress_bar(walked.files.len(), &args);
-    let mut reports = run::run(&walked.files, &settings, options, &progress);
-    progress.finish_and_clear();
-    had_error |= print_notices(&mut reports, &cwd, &walked.named, &args);
-    let mut counts = Counts::new(&reports, walked.files.len());
-    counts.errors += walked.errors.len();
-    let format = args.format.unwrap_or(Format::Text);
-    let style = Style {
-        color: io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()),
-        unsafe_fixes: args.unsafe_fixes,
-    };
-    let mut out = io::BufWriter::new(io::stdout().lock());
-    if options.mode == FixMode::Diff {
-        let mut changed = false;
-        for report in &reports {
-            changed |= write_diff(&mut out, report, &cwd)?;
+    let mut out = output(args)?;
+    if args.show_files {
+        for file in &walked.files {
+            writeln!(out, "{}", display_path(file, cwd))?;
         }
         out.flush()?;
+        return Ok(if had_error { EXIT_ERROR } else { EXIT_CLEAN });
+    }
+    let progress = progress_bar(walked.files.len(), args);
+    let mut reports = run::run(&walked.files, settings, run_options(args), &progress);
+    progress.finish_and_clear();
+    had_error |= print_notices(&mut reports, cwd, &walked.named, args);
+    let mut counts = Counts::new(&reports, walked.files.len());
+    counts.errors += walked.errors.len();
+    write_report(args, &reports, &counts, had_error, cwd, &mut out)
+}
+
+/// Writes the findings (or the diff) and the summary; returns the exit status.
+fn write_report(
+    args: &CheckArgs,
+    reports: &[FileReport],
+    counts: &Counts,
+    had_error: bool,
+    cwd: &Path,
+    out: &mut dyn Write,
+) -> anyhow::Result<u8> {
+    let format = args.format.unwrap_or(Format::Text);
+    let style = style(args);
+    let fixed = args.exit_non_zero_on_fix && counts.fixed > 0;
+    if mode(args) == FixMode::Diff {
+        let mut changed = false;
+        for report in reports {
+            changed |= write_diff(out, report, cwd)?;
+        }
+        out.flush()?;
+        if args.show_fixes {
+            output::write_fixes(&mut io::stderr().lock(), reports, cwd, true)?;
+        }
         if !args.quiet {
-            eprintln!("{}", diff_summary(&counts));
+            eprintln!("{}", diff_summary(counts));
         }
         return Ok(exit_code(had_error, changed, args.exit_zero));
     }
-    let located = output::locate(&reports, &cwd);
-    if args.statistics {
-        output::write_statistics(&mut out, &located, style)?;
-    } else {
-        output::write_findings(&mut out, format, &located, &counts, style)?;
+    let located = output::locate(reports, cwd);
+    match (args.statistics, format) {
+        (true, Format::Json) => output::write_statistics_json(out, &located, style)?,
+        (true, _) => output::write_statistics(out, &located, style)?,
+        (false, _) => output::write_findings(out, format, &located, counts, style)?,
     }
-    // Findings first, then a summary on stderr.
+    // Findings first, then the fixes listed and the summary (on stderr when the findings are
+    // data for a program).
     out.flush()?;
-    let summary = counts.summary(args.unsafe_fixes, options.mode == FixMode::Apply);
+    let for_people = matches!(format, Format::Text | Format::Concise);
+    if args.show_fixes {
+        match for_people {
+            true => output::write_fixes(out, reports, cwd, false)?,
+            false => output::write_fixes(&mut io::stderr().lock(), reports, cwd, false)?,
+        }
+    }
+    let summary = counts.summary(args.unsafe_fixes, mode(args) == FixMode::Apply);
     if !args.quiet {
         match format {
             Format::Text => writeln!(out, "{summary}")?,
@@ -114,7 +240,7 @@ pub(super) fn check(args: CheckArgs) -> anyhow::Result<u8> {
         }
     }
     out.flush()?;
-    Ok(exit_code(had_error, counts.findings > 0, args.exit_zero))
+    Ok(exit_code(had_error, counts.findings > 0 || fixed, args.exit_zero))
 }
 
 fn exit_code(had_error: bool, findings: bool, exit_zero: bool) -> u8 {
@@ -129,7 +255,7 @@ fn exit_code(had_error: bool, findings: bool, exit_zero: bool) -> u8 {
 
 /// Writes a report's change as a unified diff (with the byte-order mark, so `git apply` matches
 /// the file's bytes); returns whether there was one.
-fn write_diff(out: &mut impl Write, report: &FileReport, cwd: &Path) -> io::Result<bool> {
+fn write_diff(out: &mut dyn Write, report: &FileReport, cwd: &Path) -> io::Result<bool> {
     let (Some((old, new)), Some(source)) = (&report.change, &report.text) else {
         return Ok(false);
     };
@@ -201,62 +327,42 @@ fn progress_bar(files: usize, args: &CheckArgs) -> indicatif::ProgressBar {
     bar
 }
 
-fn check_stdin(
-    name: &Path,
-    settings: &Settings,
-    options: RunOptions,
-    args: &CheckArgs,
-    cwd: &Path,
-) -> anyhow::Result<u8> {
+/// Checks standard input as a file named `name`. With `--fix`, the fixed text goes to the
+/// output and everything else to stderr.
+fn check_stdin(name: &Path, settings: &Settings, args: &CheckArgs, cwd: &Path) -> anyhow::Result<u8> {
     let mut bytes = Vec::new();
     io::stdin()
         .read_to_end(&mut bytes)
         .map_err(|e| anyhow::anyhow!("cannot read standard input: {}", walk::describe_io(&e)))?;
     let input = bytes.clone();
+    let options = run_options(args);
     let report = run::check_bytes(name, bytes, settings, options, false);
     let mut reports = [report];
     let had_error = print_notices(&mut reports, cwd, &HashSet::from([name.to_path_buf()]), args);
-    let report = &reports[0];
     let counts = Counts::new(&reports, 1);
+    let mut out = output(args)?;
+    if options.mode != FixMode::Apply {
+        return write_report(args, &reports, &counts, had_error, cwd, &mut out);
+    }
+    let report = &reports[0];
+    match (&report.change, &report.text) {
+        (Some((_, new)), Some(source)) => out.write_all(&source.encode(new))?,
+        _ => out.write_all(&input)?,
+    }
+    out.flush()?;
+    let located = output::locate(&reports, cwd);
+    let mut err = io::stderr().lock();
     let style = Style {
         color: false,
-        unsafe_fixes: args.unsafe_fixes,
+        ..style(args)
     };
-    let mut out = io::BufWriter::new(io::stdout().lock());
-    let code = match options.mode {
-        FixMode::Apply => {
-            // The fixed code goes to stdout, everything else to stderr.
-            match (&report.change, &report.text) {
-                (Some((_, new)), Some(source)) => out.write_all(&source.encode(new))?,
-                _ => out.write_all(&input)?,
-            }
-            out.flush()?;
-            let located = output::locate(&reports, cwd);
-            let mut err = io::stderr().lock();
-            output::write_findings(&mut err, Format::Concise, &located, &counts, style)?;
-            if !args.quiet {
-                writeln!(err, "{}", counts.summary(args.unsafe_fixes, true))?;
-            }
-            exit_code(had_error, counts.findings > 0, args.exit_zero)
-        }
-        FixMode::Diff => {
-            let changed = write_diff(&mut out, report, cwd)?;
-            out.flush()?;
-            if !args.quiet {
-                eprintln!("{}", diff_summary(&counts));
-            }
-            exit_code(had_error, changed, args.exit_zero)
-        }
-        FixMode::Check => {
-            let located = output::locate(&reports, cwd);
-            let format = args.format.unwrap_or(Format::Text);
-            output::write_findings(&mut out, format, &located, &counts, style)?;
-            if !args.quiet && matches!(format, Format::Text) {
-                writeln!(out, "{}", counts.summary(args.unsafe_fixes, false))?;
-            }
-            exit_code(had_error, counts.findings > 0, args.exit_zero)
-        }
-    };
-    out.flush()?;
-    Ok(code)
+    output::write_findings(&mut err, Format::Concise, &located, &counts, style)?;
+    if args.show_fixes {
+        output::write_fixes(&mut err, &reports, cwd, false)?;
+    }
+    if !args.quiet {
+        writeln!(err, "{}", counts.summary(args.unsafe_fixes, true))?;
+    }
+    let fixed = args.exit_non_zero_on_fix && counts.fixed > 0;
+    Ok(exit_code(had_error, counts.findings > 0 || fixed, args.exit_zero))
 }

@@ -5,16 +5,53 @@ use std::path::Path;
 
 use clap::CommandFactory;
 
-use super::{Cli, EXIT_CLEAN};
+use super::{Cli, EXIT_CLEAN, RulesFormat};
 use crate::registry::{self, all_rules};
 use crate::settings::{Overrides, Settings};
 
-pub(super) fn print_rules() -> anyhow::Result<u8> {
-    let mut out = io::BufWriter::new(io::stdout().lock());
-    let fix = |m: &registry::RuleMeta| match m.fix {
+/// A rule as `rules --format json` writes it.
+#[derive(serde::Serialize)]
+struct RuleRow {
+    code: &'static str,
+    name: &'static str,
+    summary: &'static str,
+    surfaces: &'static str,
+    /// "none", "safe", "unsafe" or "safe or unsafe".
+    fix: String,
+    /// The rule's documentation page (Markdown), as `explain` prints it.
+    explanation: &'static str,
+}
+
+fn fix_of(m: &registry::RuleMeta) -> String {
+    match m.fix {
         registry::FixAvailability::None => "none".to_string(),
         _ => m.fix_safety.to_string(),
-    };
+    }
+}
+
+pub(super) fn print_rules(format: RulesFormat) -> anyhow::Result<u8> {
+    let mut out = io::BufWriter::new(io::stdout().lock());
+    let fix = fix_of;
+    if format == RulesFormat::Json {
+        let rows: Vec<RuleRow> = all_rules()
+            .iter()
+            .map(|r| {
+                let m = r.meta();
+                RuleRow {
+                    code: m.code,
+                    name: m.name,
+                    summary: m.summary,
+                    surfaces: m.surfaces,
+                    fix: fix(m),
+                    explanation: m.doc,
+                }
+            })
+            .collect();
+        serde_json::to_writer_pretty(&mut out, &rows)?;
+        writeln!(out)?;
+        out.flush()?;
+        return Ok(EXIT_CLEAN);
+    }
     let name_width = all_rules().iter().map(|r| r.meta().name.len()).max().unwrap_or(4);
     let fix_width = all_rules().iter().map(|r| fix(r.meta()).len()).max().unwrap_or(3);
     writeln!(
@@ -82,7 +119,7 @@ pub(super) fn explain(code: &str) -> anyhow::Result<u8> {
     let rules: Vec<_> = all_rules()
         .iter()
         .map(|r| r.meta())
-        .filter(|m| !selector.is_empty() && m.code.starts_with(selector.as_str()))
+        .filter(|m| selector == "ALL" || !selector.is_empty() && m.code.starts_with(selector.as_str()))
         .collect();
     if !rules.is_empty() {
         for m in &rules {

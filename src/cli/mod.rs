@@ -2,6 +2,8 @@
 
 mod check;
 mod commands;
+mod show;
+mod watch;
 
 use std::io;
 use std::path::PathBuf;
@@ -30,9 +32,12 @@ pub struct Cli {
 #[derive(Debug, Subcommand)]
 enum Command {
     /// Check files (the default command).
-    Check(CheckArgs),
+    Check(Box<CheckArgs>),
     /// Print the table of every rule: code, name, surfaces, fix.
     Rules {
+        /// `text` (a table) or `json` (every rule with its documentation).
+        #[arg(long, value_enum, default_value_t = RulesFormat::Text)]
+        format: RulesFormat,
         /// Print the words the default rule set's prefilter searches (triggers and anchors), one per line (for benchmarks).
         #[arg(long, hide = true)]
         triggers: bool,
@@ -41,6 +46,7 @@ enum Command {
     #[command(alias = "rule")]
     Explain {
         /// A rule code, such as MIG009.
+        #[arg(value_parser = registry::SelectorParser, hide_possible_values = true)]
         code: String,
     },
     /// Print a JSON Schema interlint checks documents against.
@@ -70,14 +76,19 @@ pub(super) struct CheckArgs {
     #[arg(long, value_enum)]
     pub(super) format: Option<Format>,
     /// Rule codes or prefixes to enable (comma-separated), replacing the configuration's.
-    #[arg(long, value_delimiter = ',', value_name = "CODES", value_parser = registry::parse_selector)]
+    #[arg(long, value_delimiter = ',', value_name = "CODES", value_parser = registry::SelectorParser, hide_possible_values = true)]
     pub(super) select: Option<Vec<String>>,
+    /// Rule codes or prefixes to enable on top of those selected (comma-separated).
+    #[arg(long, value_delimiter = ',', value_name = "CODES", value_parser = registry::SelectorParser, hide_possible_values = true)]
+    pub(super) extend_select: Vec<String>,
     /// Rule codes or prefixes to disable (comma-separated).
-    #[arg(long, value_delimiter = ',', value_name = "CODES", value_parser = registry::parse_selector)]
+    #[arg(long, value_delimiter = ',', value_name = "CODES", value_parser = registry::SelectorParser, hide_possible_values = true)]
     pub(super) ignore: Vec<String>,
-    /// Configuration file [default: interlint.toml, .interlint.toml or [tool.interlint] in pyproject.toml, searched upwards]
-    #[arg(long, value_name = "FILE")]
-    pub(super) config: Option<PathBuf>,
+    /// A configuration file, or a `KEY = VALUE` setting in its TOML (`--config 'select = ["MIG009"]'`)
+    /// that overrides the file's; repeatable [default file: interlint.toml, .interlint.toml or
+    /// [tool.interlint] in pyproject.toml, searched upwards]
+    #[arg(long, value_name = "FILE_OR_SETTING", value_parser = crate::config::parse_config_arg)]
+    pub(super) config: Vec<crate::config::ConfigArg>,
     /// Brand word of model ids; repeatable [default: model, gemini]
     #[arg(long = "model-prefix", value_name = "WORD")]
     pub(super) model_prefixes: Vec<String>,
@@ -87,6 +98,29 @@ pub(super) struct CheckArgs {
     /// Exit with 0 even when findings remain.
     #[arg(long)]
     pub(super) exit_zero: bool,
+    /// Exit with 1 when a fix was applied, even if no finding remains (a pre-commit hook that
+    /// fixes should fail so the fixes are reviewed).
+    #[arg(long, conflicts_with = "exit_zero")]
+    pub(super) exit_non_zero_on_fix: bool,
+    /// List the fixes applied (with --fix) or that would be (with --diff), per file and rule.
+    #[arg(long)]
+    pub(super) show_fixes: bool,
+    /// Write the findings (or the diff) to this file instead of standard output.
+    #[arg(long, short, value_name = "FILE")]
+    pub(super) output_file: Option<PathBuf>,
+    /// Colours in the text output: auto (on a terminal, unless NO_COLOR is set; FORCE_COLOR
+    /// forces them), always or never.
+    #[arg(long, value_enum, value_name = "WHEN", default_value_t = ColorChoice::Auto)]
+    pub(super) color: ColorChoice,
+    /// Print the settings in effect (configuration file, rules, excludes, limits) and exit.
+    #[arg(long, conflicts_with_all = ["fix", "diff", "show_files", "watch"])]
+    pub(super) show_settings: bool,
+    /// Print the files that would be checked, one per line, and exit.
+    #[arg(long, conflicts_with_all = ["fix", "diff", "watch"])]
+    pub(super) show_files: bool,
+    /// Check again whenever a file under the paths changes (until interrupted).
+    #[arg(long, short)]
+    pub(super) watch: bool,
     /// Print findings and errors only: no summary, no notes, no progress.
     #[arg(long, short)]
     pub(super) quiet: bool,
@@ -99,8 +133,9 @@ pub(super) struct CheckArgs {
     /// Threads to use [default: the number of CPUs]
     #[arg(long, short, value_name = "N")]
     pub(super) jobs: Option<usize>,
-    /// Print the number of findings per rule instead of the findings.
-    #[arg(long)]
+    /// Print the number of findings per rule instead of the findings (as a table, or JSON with
+    /// --format json).
+    #[arg(long, conflicts_with = "diff")]
     pub(super) statistics: bool,
     /// Apply `exclude` and `.gitignore` to paths named on the command line too (for pre-commit,
     /// which names every file).
@@ -109,6 +144,20 @@ pub(super) struct CheckArgs {
     /// Skip files larger than this (bytes, or with a K, M or G suffix) [default: 10M]
     #[arg(long, value_name = "SIZE", value_parser = crate::config::parse_size)]
     pub(super) max_file_size: Option<u64>,
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub(super) enum ColorChoice {
+    #[default]
+    Auto,
+    Always,
+    Never,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub(super) enum RulesFormat {
+    Text,
+    Json,
 }
 
 /// Exit statuses (SPEC section 1).
@@ -131,12 +180,12 @@ pub fn main() -> ExitCode {
         }
     };
     let result = match cli.command {
-        Some(Command::Rules { triggers: false }) => print_rules(),
-        Some(Command::Rules { triggers: true }) => print_triggers(),
+        Some(Command::Rules { triggers: true, .. }) => print_triggers(),
+        Some(Command::Rules { format, .. }) => print_rules(format),
         Some(Command::Explain { code }) => explain(&code),
         Some(Command::Schema { name }) => print_schema(name),
         Some(Command::Completions { shell }) => print_completions(shell),
-        Some(Command::Check(args)) => check(args),
+        Some(Command::Check(args)) => check(*args),
         None => check(cli.check),
     };
     match result {

@@ -1,6 +1,7 @@
 //! Output formats, one file each, over the same located findings.
 
 mod concise;
+mod fixes;
 mod github;
 mod json;
 mod sarif;
@@ -15,6 +16,7 @@ use crate::run::{FileReport, Notice};
 use crate::source::{LineIndex, Position, floor_char_boundary};
 use crate::walk::display_path;
 
+pub use fixes::write_fixes;
 pub use statistics::{write_statistics, write_statistics_json};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
