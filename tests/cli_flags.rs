@@ -73,3 +73,28 @@ fn a_missing_configuration_file_is_named_once() {
         "error: cannot read configuration file missing.toml: No such file or directory\n"
     );
 }
+
+#[test]
+fn a_missing_path_that_looks_like_a_command_is_pointed_at_it() {
+    let dir = tree(&[("app.py", PY)]);
+    let o = interlint(dir.path(), &["rlues"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(
+        stderr(&o),
+        "error: rlues: no such file or folder; did you mean `interlint rules`?\n"
+    );
+    let o = interlint(dir.path(), &["explian", "MIG009"]);
+    assert!(
+        stderr(&o).contains("did you mean `interlint explain`?"),
+        "{}",
+        stderr(&o)
+    );
+    // A file of that name is checked as a file; a far-off name is just missing.
+    let dir = tree(&[("rlues", "m = \"gemini-2.0-flash\"\n")]);
+    assert_eq!(interlint(dir.path(), &["rlues"]).status.code(), Some(1));
+    let o = interlint(dir.path(), &["nothing.py"]);
+    assert_eq!(
+        stderr(&o).lines().next(),
+        Some("error: nothing.py: No such file or directory")
+    );
+}

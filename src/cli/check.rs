@@ -13,6 +13,15 @@ use crate::walk::{self, display_path};
 
 pub(super) fn check(args: CheckArgs) -> anyhow::Result<u8> {
     refuse_combinations(&args)?;
+    if let Some(first) = args.paths.first()
+        && std::fs::symlink_metadata(first).is_err()
+        && let Some(command) = similar_command(first)
+    {
+        anyhow::bail!(
+            "{}: no such file or folder; did you mean `interlint {command}`?",
+            first.display()
+        );
+    }
     let cwd = std::env::current_dir()
         .map_err(|e| anyhow::anyhow!("cannot read the current folder: {}", walk::describe_io(&e)))?;
     for prefix in &args.model_prefixes {
@@ -60,6 +69,25 @@ pub(super) fn check(args: CheckArgs) -> anyhow::Result<u8> {
         return super::watch::watch(&args, settings, &cwd, &|| make_settings().map(|(_, s)| s));
     }
     check_paths(&args, &settings, &cwd)
+}
+
+/// The subcommand a missing path was probably meant to be (`interlint rlues`).
+fn similar_command(path: &Path) -> Option<String> {
+    use clap::CommandFactory;
+    let word = path
+        .to_str()
+        .filter(|w| w.len() > 2 && w.chars().all(|c| c.is_ascii_alphabetic()))?;
+    let word = word.to_ascii_lowercase();
+    let cli = super::Cli::command();
+    let names = cli
+        .get_subcommands()
+        .flat_map(|c| std::iter::once(c.get_name()).chain(c.get_all_aliases()))
+        .filter(|name| *name != "help");
+    names
+        .map(|name| (strsim::damerau_levenshtein(&word, name), name))
+        .filter(|(distance, _)| *distance <= 2)
+        .min()
+        .map(|(_, name)| name.to_string())
 }
 
 /// Flags that do not go together: refused rather than one of them silently ignored.
