@@ -98,3 +98,13 @@ fn a_missing_path_that_looks_like_a_command_is_pointed_at_it() {
         Some("error: nothing.py: No such file or directory")
     );
 }
+
+#[test]
+fn notebook_snippets_show_magics_as_written() {
+    let notebook = r#"{"cells":[{"cell_type":"code","metadata":{},"execution_count":null,"outputs":[],"source":["%pip install google-generativeai\n","!pip install google-generativeai\n","m = \"gemini-2.0-flash\"\n"]}],"metadata":{},"nbformat":4,"nbformat_minor":5}"#;
+    let dir = tree(&[("nb.ipynb", notebook)]);
+    let out = stdout(&interlint(dir.path(), &["--select", "MIG011"]));
+    assert!(out.contains("\n1 | %pip install google-generativeai\n"), "{out}");
+    assert!(out.contains("\n2 | !pip install google-generativeai\n"), "{out}");
+    assert!(!out.contains("#pip"), "{out}");
+}

@@ -49,6 +49,9 @@ pub fn documents(text: &str) -> Vec<Document> {
             continue;
         };
         let (mut content, map) = decode_source(source, text);
+        // Findings show the cell as it is written (`%pip`, not the `#pip` the parser reads):
+        // the masks below change single bytes, so offsets are the same in both.
+        let shown: std::sync::Arc<str> = std::sync::Arc::from(content.as_str());
         // A `%%bash` cell is a shell script; its magic line reads as a shell comment.
         let surface = match shell_cell_magic(&content) {
             Some(at) if surface == Surface::Python => {
@@ -66,20 +69,20 @@ pub fn documents(text: &str) -> Vec<Document> {
         } else {
             Vec::new()
         };
-        let shell_docs = match shell {
-            Some(shell) => {
-                let cell_text: std::sync::Arc<str> = std::sync::Arc::from(content.as_str());
-                let mut shell_docs = super::embedded(Surface::Shell, shell, map.clone(), Some(index + 1));
-                // Shown as the cell is written.
-                for cell in shell_docs.iter_mut().filter_map(|d| d.cell.as_mut()) {
-                    cell.text = std::sync::Arc::clone(&cell_text);
-                }
-                shell_docs
-            }
+        let mut shell_docs = match shell {
+            Some(shell) => super::embedded(Surface::Shell, shell, map.clone(), Some(index + 1)),
             None => Vec::new(),
         };
         let code = surface != Surface::Markdown;
-        for doc in super::embedded(surface, content, map, Some(index + 1)) {
+        let mut cell_docs = super::embedded(surface, content, map, Some(index + 1));
+        for cell in cell_docs
+            .iter_mut()
+            .chain(shell_docs.iter_mut())
+            .filter_map(|d| d.cell.as_mut())
+        {
+            cell.text = std::sync::Arc::clone(&shown);
+        }
+        for doc in cell_docs {
             let module = code && doc.surface == Surface::Python;
             docs.push(CellDocument {
                 doc,
