@@ -145,10 +145,15 @@ impl clap::builder::TypedValueParser for SelectorParser {
     }
 }
 
+/// Whether `selector` selects a rule of this version (`ALL`, `MIG`, `MIG009`).
+pub fn selects_a_rule(selector: &str) -> bool {
+    selector == "ALL" || all_rules().iter().any(|r| r.meta().code.starts_with(selector))
+}
+
 /// Whether `selector` names a rule code or a code prefix that interlint knows, now or in its
 /// catalogue (`MIG`, `MIG009`, `MAN001`, `ALL`).
 pub fn is_known_selector(selector: &str) -> bool {
-    if selector == "ALL" || all_rules().iter().any(|r| r.meta().code.starts_with(selector)) {
+    if selects_a_rule(selector) {
         return true;
     }
     let Some(digits) = ["MIG", "MAN", "MCP"]

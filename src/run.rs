@@ -232,6 +232,16 @@ fn check_source(
             "not valid notebook JSON: {reason}, checked as text"
         )));
     }
+    let problems = crate::suppress::problems(&source.text);
+    if !problems.is_empty() {
+        let index = crate::source::LineIndex::new(&source.text);
+        for (at, problem) in problems {
+            let line = index.line_of(at) + 1;
+            report
+                .notices
+                .push(Notice::Warning(format!("line {line}: {problem}")));
+        }
+    }
     if options.mode == FixMode::Check {
         report.diagnostics = crate::engine::lint_text(settings, rules, path, surface, &source.text);
         report.text = Some(source);

@@ -17,15 +17,99 @@ static FILE_DIRECTIVE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?:#|//|<!--)\s*interlint:\s*ignore-file(?:\[([^\]]*)\])?").expect("valid regex")
 });
 
-/// The codes a directive names; `None` for all codes.
+/// A comment that starts like a directive: `# interlint: ignore...`.
+static ANY_DIRECTIVE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?m)(?:#|//|<!--)[ \t]*interlint:[ \t]*(ignore(?:-file)?)(.*)$").expect("valid regex")
+});
+
+/// The codes a directive names (as interlint compares them: `mig009` is `MIG009`); `None` for
+/// all codes.
 fn codes(captures: &regex::Captures) -> Option<Vec<String>> {
     captures.get(1).map(|m| {
         m.as_str()
             .split(',')
-            .map(|c| c.trim().to_string())
+            .map(crate::registry::normalize_selector)
             .filter(|c| !c.is_empty())
             .collect()
     })
+}
+
+/// The directives of a text that are not what their writer meant, each with its offset and
+/// why: `ignore MIG009` (no brackets) and text after a line directive suppress nothing,
+/// `ignore-file MIG009` suppresses every rule, and an unknown code suppresses nothing.
+pub fn problems(text: &str) -> Vec<(usize, String)> {
+    if !text.contains("interlint:") {
+        return Vec::new();
+    }
+    let mut found = Vec::new();
+    for c in ANY_DIRECTIVE.captures_iter(text) {
+        let (Some(whole), Some(kind), Some(rest)) = (c.get(0), c.get(1), c.get(2)) else {
+            continue;
+        };
+        let kind = kind.as_str();
+        let rest = rest.as_str().trim_end_matches('\r');
+        let written = whole.as_str()[whole.as_str().find("interlint:").unwrap_or(0)..].trim_end();
+        let written = written.trim_end_matches("-->").trim_end();
+        let tail = rest.trim();
+        let tail = tail.strip_suffix("-->").map_or(tail, str::trim_end);
+        let bracketed = tail.strip_prefix('[').and_then(|t| t.split_once(']'));
+        let problem = match bracketed {
+            Some((list, after)) => {
+                let unknown: Vec<String> = list
+                    .split(',')
+                    .map(crate::registry::normalize_selector)
+                    .filter(|c| !c.is_empty() && !crate::registry::selects_a_rule(c))
+                    .collect();
+                if !unknown.is_empty() {
+                    Some(format!(
+                        "`{written}`: {} not a rule code or prefix, so {} nothing",
+                        unknown.join(", ") + if unknown.len() == 1 { " is" } else { " are" },
+                        if unknown.len() == 1 {
+                            "it suppresses"
+                        } else {
+                            "they suppress"
+                        }
+                    ))
+                } else if kind == "ignore" && !after.trim().is_empty() {
+                    Some(format!(
+                        "`{written}`: nothing may follow the directive on its line; it suppresses nothing"
+                    ))
+                } else {
+                    None
+                }
+            }
+            None if tail.is_empty() || rest.starts_with(|c: char| !c.is_whitespace() && c != ':') => None,
+            None => {
+                let words: Vec<&str> = tail
+                    .trim_start_matches(':')
+                    .split([',', ' ', '\t'])
+                    .filter(|w| !w.is_empty())
+                    .collect();
+                let looks_like_codes = !words.is_empty()
+                    && words
+                        .iter()
+                        .all(|w| crate::registry::is_known_selector(&crate::registry::normalize_selector(w)));
+                // (A code of the catalogue counts here: the brackets are what is missing.)
+                let meant = format!("interlint: {kind}[{}]", words.join(","));
+                match (looks_like_codes, kind) {
+                    (true, "ignore") => Some(format!(
+                        "`{written}` suppresses nothing: write `{meant}`, with brackets"
+                    )),
+                    (true, _) => Some(format!(
+                        "`{written}` turns off every rule in this file: write `{meant}`, with brackets, to turn off only those"
+                    )),
+                    (false, "ignore") => Some(format!(
+                        "`{written}`: nothing may follow the directive on its line; it suppresses nothing"
+                    )),
+                    (false, _) => None,
+                }
+            }
+        };
+        if let Some(problem) = problem {
+            found.push((whole.start(), problem));
+        }
+    }
+    found
 }
 
 fn covers(codes: &Option<Vec<String>>, code: &str) -> bool {
@@ -134,6 +218,55 @@ mod tests {
         assert!(suppressed(
             "a = 1  # interlint: ignore[X] # interlint: ignore[MIG009]\n",
             "1",
+            "MIG009"
+        ));
+    }
+
+    #[test]
+    fn directives_written_wrong() {
+        let problems = |text: &str| -> Vec<String> { problems(text).into_iter().map(|(_, p)| p).collect() };
+        assert_eq!(
+            problems("m = 'a'  # interlint: ignore MIG009\n"),
+            [
+                "`interlint: ignore MIG009` suppresses nothing: write `interlint: ignore[MIG009]`, with brackets"
+            ]
+        );
+        assert_eq!(
+            problems("m = 'a'  // interlint: ignore[MIG999, MIG009]\n"),
+            [
+                "`interlint: ignore[MIG999, MIG009]`: MIG999 is not a rule code or prefix, so it suppresses nothing"
+            ]
+        );
+        assert_eq!(
+            problems("# interlint: ignore-file MIG009, MIG001\n"),
+            [
+                "`interlint: ignore-file MIG009, MIG001` turns off every rule in this file: write `interlint: ignore-file[MIG009,MIG001]`, with brackets, to turn off only those"
+            ]
+        );
+        assert_eq!(
+            problems("m = 'a'  # interlint: ignore[MIG009] legacy id\n"),
+            [
+                "`interlint: ignore[MIG009] legacy id`: nothing may follow the directive on its line; it suppresses nothing"
+            ]
+        );
+        assert_eq!(problems("m = 'a'  # interlint: ignore: because\n").len(), 1);
+        for fine in [
+            "m = 'a'  # interlint: ignore\n",
+            "m = 'a'  # interlint: ignore[mig009]\r\n",
+            "<!-- interlint: ignore[MIG009] -->\n",
+            "<!-- interlint: ignore -->\n",
+            "# interlint: ignore-file[MIG]\n",
+            "# interlint: ignore-file\n",
+            "# interlint: ignore-file[MIG009] -- legacy ids, kept on purpose\n",
+            "# interlint: ignores nothing here\n",
+            "# interlint: the migration linter\n",
+        ] {
+            assert_eq!(problems(fine), Vec::<String>::new(), "{fine:?}");
+        }
+        // Lowercase codes suppress as their uppercase selves do.
+        assert!(suppressed(
+            "x = 'a'  # interlint: ignore[mig009]\n",
+            "'a'",
             "MIG009"
         ));
     }

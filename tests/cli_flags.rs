@@ -108,3 +108,19 @@ fn notebook_snippets_show_magics_as_written() {
     assert!(out.contains("\n2 | !pip install google-generativeai\n"), "{out}");
     assert!(!out.contains("#pip"), "{out}");
 }
+
+#[test]
+fn suppressions_written_wrong_are_warned_about() {
+    let text = "a = \"gemini-2.0-flash\"  # interlint: ignore MIG009\nb = \"gemini-2.0-flash\"  # interlint: ignore[MIG999]\nc = \"gemini-2.0-flash\"  # interlint: ignore[mig009]\n";
+    let dir = tree(&[("app.py", text)]);
+    let o = interlint(dir.path(), &["--format", "concise"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(
+        stderr(&o),
+        "warning: app.py: line 1: `interlint: ignore MIG009` suppresses nothing: write `interlint: ignore[MIG009]`, with brackets\n\
+         warning: app.py: line 2: `interlint: ignore[MIG999]`: MIG999 is not a rule code or prefix, so it suppresses nothing\n\
+         Found 2 findings (2 fixable with --fix).\n"
+    );
+    // The third line's lowercase code suppresses its finding.
+    assert!(!stdout(&o).contains("app.py:3:"), "{}", stdout(&o));
+}
