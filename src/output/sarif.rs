@@ -16,16 +16,22 @@ pub fn write(out: &mut dyn Write, located: &[Located]) -> io::Result<()> {
         let index = rules.iter().position(|r| r.meta().code == l.diagnostic.rule.code);
         result(l, index)
     });
+    let mut driver = json!({
+        "name": "interlint",
+        "semanticVersion": env!("CARGO_PKG_VERSION"),
+        "rules": descriptors,
+    });
+    // SARIF2005 asks for the tool's home page: the package's `repository`, once it has one
+    // (an address is not made up).
+    if !REPOSITORY.is_empty() {
+        driver["informationUri"] = json!(REPOSITORY);
+    }
     let document = json!({
         "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
         "version": "2.1.0",
         "runs": [{
             "tool": {
-                "driver": {
-                    "name": "interlint",
-                    "semanticVersion": env!("CARGO_PKG_VERSION"),
-                    "rules": descriptors,
-                }
+                "driver": driver
             },
             "columnKind": "unicodeCodePoints",
             "originalUriBaseIds": {"%SRCROOT%": {"description": {"text": "The folder interlint was run from."}}},
@@ -34,6 +40,9 @@ pub fn write(out: &mut dyn Write, located: &[Located]) -> io::Result<()> {
     });
     super::write_streamed(out, &document, results)
 }
+
+/// `repository` of Cargo.toml (empty while the project has no public address).
+const REPOSITORY: &str = env!("CARGO_PKG_REPOSITORY");
 
 fn descriptor(meta: &RuleMeta) -> Value {
     json!({
