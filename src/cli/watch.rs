@@ -38,6 +38,7 @@ pub(super) fn watch(
         .output_file
         .as_ref()
         .map(|p| std::path::absolute(p).unwrap_or_else(|_| p.clone()));
+    let own = own_outputs();
     let mut settings = settings;
     loop {
         check_paths(args, &settings, cwd)?;
@@ -50,10 +51,10 @@ pub(super) fn watch(
             let Ok(event) = rx.recv() else {
                 return Ok(super::EXIT_CLEAN);
             };
-            changed.extend(relevant(event, &settings, output.as_deref()));
+            changed.extend(relevant(event, &settings, output.as_deref(), &own));
         }
         while let Ok(event) = rx.recv_timeout(SETTLE) {
-            changed.extend(relevant(event, &settings, output.as_deref()));
+            changed.extend(relevant(event, &settings, output.as_deref(), &own));
         }
         changed.sort();
         changed.dedup();
@@ -79,12 +80,48 @@ pub(super) fn watch(
     }
 }
 
+/// The files this process's standard output and error are written to (`2> log.txt` in the
+/// watched folder), as (device, inode): what interlint writes there is no change.
+#[cfg(unix)]
+fn own_outputs() -> Vec<(u64, u64)> {
+    use std::os::fd::AsFd;
+    use std::os::unix::fs::MetadataExt;
+    let id = |fd: std::os::fd::BorrowedFd| {
+        let file = std::fs::File::from(fd.try_clone_to_owned().ok()?);
+        let metadata = file.metadata().ok()?;
+        metadata.is_file().then(|| (metadata.dev(), metadata.ino()))
+    };
+    [id(std::io::stdout().as_fd()), id(std::io::stderr().as_fd())]
+        .into_iter()
+        .flatten()
+        .collect()
+}
+
+#[cfg(not(unix))]
+fn own_outputs() -> Vec<(u64, u64)> {
+    Vec::new()
+}
+
+#[cfg(unix)]
+fn is_own_output(path: &Path, own: &[(u64, u64)]) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    !own.is_empty() && std::fs::metadata(path).is_ok_and(|m| own.contains(&(m.dev(), m.ino())))
+}
+
+#[cfg(not(unix))]
+fn is_own_output(_: &Path, _: &[(u64, u64)]) -> bool {
+    false
+}
+
 /// The paths of an event that a walk would check (or a configuration file): reading files
-/// (access events), the output file and ignored folders (`target/`, `.git/`) are no change.
+/// (access events), interlint's own output (the output file, a redirected standard output or
+/// error), files gone again (a fix's temporary file) and ignored folders (`target/`, `.git/`)
+/// are no change.
 fn relevant(
     event: notify::Result<notify::Event>,
     settings: &Settings,
     output: Option<&Path>,
+    own: &[(u64, u64)],
 ) -> Vec<PathBuf> {
     let Ok(event) = event else {
         return Vec::new();
@@ -95,9 +132,12 @@ fn relevant(
     ) {
         return Vec::new();
     }
+    let removed = matches!(event.kind, EventKind::Remove(_));
     event
         .paths
         .into_iter()
+        .filter(|p| removed || p.exists())
+        .filter(|p| !is_own_output(p, own))
         .filter(|p| output.is_none_or(|o| std::path::absolute(p).ok().as_deref() != Some(o)))
         .filter(|p| !crate::walk::is_walked_past(p, settings))
         .collect()
