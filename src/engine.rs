@@ -82,6 +82,11 @@ fn lint_documents(
 ) -> Vec<Diagnostic> {
     let file_name = path.file_name().and_then(|n| n.to_str()).unwrap_or_default();
     let mut out = Vec::new();
+    // IL001 judges the directives after the other rules, over all of the file's documents.
+    let unused = rules
+        .iter()
+        .any(|r| std::ptr::eq(r.meta(), &crate::rules::UNUSED_SUPPRESSION));
+    let mut tracker = crate::rules::Tracker::default();
     for doc in docs {
         let mut cx = RuleContext {
             settings,
@@ -92,33 +97,64 @@ fn lint_documents(
         for rule in rules {
             rule.check(&doc, &mut cx);
         }
-        if cx.diagnostics.is_empty() {
+        let judge = unused && doc.text.contains("interlint:");
+        if cx.diagnostics.is_empty() && !judge {
             continue;
         }
         let index = LineIndex::new(&doc.text);
-        let directives = suppress::LineDirectives::new(&doc.text, &index);
+        let mut directives = suppress::LineDirectives::new(&doc.text, &index);
         let cell_index = doc.cell.as_ref().map(|origin| LineIndex::new(&origin.text));
         for diagnostic in cx.diagnostics {
             if directives.suppresses(index.line_of(diagnostic.range.start), diagnostic.rule.code) {
                 continue;
             }
-            out.push(match &doc.map {
-                None => diagnostic,
-                Some(map) => {
-                    let cell = doc
-                        .cell
-                        .as_ref()
-                        .zip(cell_index.as_ref())
-                        .map(|(origin, index)| cell_location(origin, index, &diagnostic));
-                    to_file(diagnostic, map, cell, &doc.text)
-                }
-            });
+            out.push(carry(
+                diagnostic,
+                &doc.text,
+                doc.map.as_ref(),
+                doc.cell.as_ref(),
+                cell_index.as_ref(),
+            ));
+        }
+        if judge {
+            tracker.add(&doc, directives);
+        }
+    }
+    if unused {
+        for (diagnostic, place) in tracker.unused(&settings.rules_for(path)) {
+            let cell_index = place.cell.as_ref().map(|origin| LineIndex::new(&origin.text));
+            out.push(carry(
+                diagnostic,
+                &place.text,
+                place.map.as_ref(),
+                place.cell.as_ref(),
+                cell_index.as_ref(),
+            ));
         }
     }
     out.sort_by(|a, b| {
         (a.range.start, a.range.end, a.rule.code).cmp(&(b.range.start, b.range.end, b.rule.code))
     });
     out
+}
+
+/// A finding of a document, in the file's offsets (with its notebook cell, if any).
+fn carry(
+    diagnostic: Diagnostic,
+    doc_text: &str,
+    map: Option<&lang::OffsetMap>,
+    cell: Option<&lang::CellOrigin>,
+    cell_index: Option<&LineIndex>,
+) -> Diagnostic {
+    match map {
+        None => diagnostic,
+        Some(map) => {
+            let cell = cell
+                .zip(cell_index)
+                .map(|(origin, index)| cell_location(origin, index, &diagnostic));
+            to_file(diagnostic, map, cell, doc_text)
+        }
+    }
 }
 
 /// The finding's place in its notebook cell, for display.

@@ -212,6 +212,25 @@ fn memchr_nul(bytes: &[u8]) -> bool {
     bytes.contains(&0)
 }
 
+/// The suppression directives of a text written wrong ([`crate::suppress::problems`]), at
+/// their offsets in the file: a notebook's are read in its cells, not in its JSON lines.
+fn directive_problems(surface: Surface, text: &str) -> Vec<(usize, String)> {
+    if surface != Surface::Notebook || !text.contains("interlint:") {
+        return crate::suppress::problems(text);
+    }
+    let mut found: Vec<(usize, String)> = crate::lang::documents(surface, text)
+        .iter()
+        .flat_map(|doc| {
+            crate::suppress::problems(&doc.text)
+                .into_iter()
+                .map(|(at, problem)| (doc.map.as_ref().map_or(at, |m| m.offset(at)), problem))
+        })
+        .collect();
+    found.sort();
+    found.dedup();
+    found
+}
+
 fn check_source(
     path: &Path,
     source: SourceText,
@@ -232,7 +251,7 @@ fn check_source(
             "not valid notebook JSON: {reason}, checked as text"
         )));
     }
-    let problems = crate::suppress::problems(&source.text);
+    let problems = directive_problems(surface, &source.text);
     if !problems.is_empty() {
         let index = crate::source::LineIndex::new(&source.text);
         for (at, problem) in problems {

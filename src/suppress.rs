@@ -120,16 +120,29 @@ fn covers(codes: &Option<Vec<String>>, code: &str) -> bool {
 }
 
 /// The line directives of a document, each line read once: a finding asks about its own line
-/// and the one before, and a long line (a minified bundle) may hold many findings.
+/// and the one before, and a long line (a minified bundle) may hold many findings. Which
+/// directive suppressed what is kept, for IL001.
 pub struct LineDirectives {
     /// The lines holding `interlint:`, with their directive if they have one.
     lines: HashMap<usize, Option<Directive>>,
 }
 
-struct Directive {
-    codes: Option<Vec<String>>,
+/// One `interlint: ignore[...]` comment.
+#[derive(Clone, Debug)]
+pub struct Directive {
+    /// The codes it names; `None` for all codes.
+    pub codes: Option<Vec<String>>,
     /// Alone on its line: it also covers the next line.
-    alone: bool,
+    pub alone: bool,
+    /// The comment, from its marker (`#`, `//`, `<!--`) to its end, in the document's text.
+    pub span: std::ops::Range<usize>,
+    /// What removing it removes: its whole line when it is alone there, else the comment and
+    /// the blanks before it.
+    pub removal: std::ops::Range<usize>,
+    /// The text between its brackets, when it has them.
+    pub list: Option<std::ops::Range<usize>>,
+    /// The selectors of `codes` that covered a finding (`*` for a directive without codes).
+    pub used: std::collections::BTreeSet<String>,
 }
 
 impl LineDirectives {
@@ -137,11 +150,31 @@ impl LineDirectives {
         let mut lines = HashMap::new();
         for (at, _) in text.match_indices("interlint:") {
             lines.entry(index.line_of(at)).or_insert_with_key(|&line| {
-                let own = &text[index.line_range(line, text)];
+                let range = index.line_range(line, text);
+                let own = &text[range.clone()];
                 let indent = own.len() - own.trim_start().len();
-                LINE_DIRECTIVE.captures(own).map(|c| Directive {
-                    codes: codes(&c),
-                    alone: c.get(0).is_some_and(|m| m.start() == indent),
+                LINE_DIRECTIVE.captures(own).and_then(|c| {
+                    let whole = c.get(0)?;
+                    let alone = whole.start() == indent;
+                    let end = range.start + whole.as_str().trim_end().len() + whole.start();
+                    let start = range.start + whole.start();
+                    let removal = if alone {
+                        let next = text[range.end..]
+                            .find('\n')
+                            .map_or(text.len(), |i| range.end + i + 1);
+                        range.start..next
+                    } else {
+                        let before = own[..whole.start()].trim_end().len();
+                        range.start + before..end
+                    };
+                    Some(Directive {
+                        codes: codes(&c),
+                        alone,
+                        span: start..end,
+                        removal,
+                        list: c.get(1).map(|m| range.start + m.start()..range.start + m.end()),
+                        used: Default::default(),
+                    })
                 })
             });
         }
@@ -149,15 +182,42 @@ impl LineDirectives {
     }
 
     /// Whether a finding of `code` on zero-based line `line` is suppressed by a comment at the
-    /// end of its line or alone on the line before.
-    pub fn suppresses(&self, line: usize, code: &str) -> bool {
-        let directive = |line: usize| self.lines.get(&line).and_then(Option::as_ref);
-        if let Some(d) = directive(line)
-            && covers(&d.codes, code)
-        {
-            return true;
+    /// end of its line or alone on the line before; the directive that does is marked used.
+    pub fn suppresses(&mut self, line: usize, code: &str) -> bool {
+        for (at, own) in [(line, true), (line.wrapping_sub(1), false)] {
+            if !own && line == 0 {
+                break;
+            }
+            let Some(Some(d)) = self.lines.get_mut(&at) else {
+                continue;
+            };
+            if !own && !d.alone {
+                continue;
+            }
+            match &d.codes {
+                None => {
+                    d.used.insert("*".into());
+                    return true;
+                }
+                Some(list) => {
+                    let covering: Vec<String> = list
+                        .iter()
+                        .filter(|c| code.starts_with(c.as_str()))
+                        .cloned()
+                        .collect();
+                    if !covering.is_empty() {
+                        d.used.extend(covering);
+                        return true;
+                    }
+                }
+            }
         }
-        line > 0 && directive(line - 1).is_some_and(|d| d.alone && covers(&d.codes, code))
+        false
+    }
+
+    /// The directives, with what each suppressed.
+    pub fn into_directives(self) -> impl Iterator<Item = Directive> {
+        self.lines.into_values().flatten()
     }
 }
 
@@ -182,6 +242,28 @@ mod tests {
         let index = LineIndex::new(text);
         let line = index.line_of(text.find(needle).unwrap());
         LineDirectives::new(text, &index).suppresses(line, code)
+    }
+
+    #[test]
+    fn spans_removals_and_use() {
+        let text = "a = 1  # interlint: ignore[MIG009, MIG001]\n  # interlint: ignore\nb = 2\n";
+        let index = LineIndex::new(text);
+        let mut directives = LineDirectives::new(text, &index);
+        assert!(directives.suppresses(0, "MIG009"));
+        assert!(!directives.suppresses(0, "MCP001"));
+        assert!(directives.suppresses(2, "MCP001"));
+        let mut all: Vec<Directive> = directives.into_directives().collect();
+        all.sort_by_key(|d| d.span.start);
+        assert_eq!(&text[all[0].span.clone()], "# interlint: ignore[MIG009, MIG001]");
+        assert_eq!(
+            &text[all[0].removal.clone()],
+            "  # interlint: ignore[MIG009, MIG001]"
+        );
+        assert_eq!(all[0].list.clone().map(|l| &text[l]), Some("MIG009, MIG001"));
+        assert_eq!(all[0].used.iter().collect::<Vec<_>>(), ["MIG009"]);
+        assert!(all[1].alone);
+        assert_eq!(&text[all[1].removal.clone()], "  # interlint: ignore\n");
+        assert_eq!(all[1].used.iter().collect::<Vec<_>>(), ["*"]);
     }
 
     #[test]

@@ -124,3 +124,27 @@ fn suppressions_written_wrong_are_warned_about() {
     // The third line's lowercase code suppresses its finding.
     assert!(!stdout(&o).contains("app.py:3:"), "{}", stdout(&o));
 }
+
+#[test]
+fn unused_suppressions_are_judged_by_the_rules_enabled() {
+    let text = "x = 1  # interlint: ignore[MIG009]\ny = 2  # interlint: ignore[MIG001]\n";
+    let dir = tree(&[("app.py", text)]);
+    // A file with no word of any other rule: its directives suppress nothing.
+    let o = interlint(dir.path(), &["--format", "concise"]);
+    assert_eq!(
+        stdout(&o),
+        "app.py:1:8: IL001 [*] `interlint: ignore[MIG009]` suppresses nothing\napp.py:2:8: IL001 [*] `interlint: ignore[MIG001]` suppresses nothing\n"
+    );
+    // A code whose rule is off is not judged.
+    let o = interlint(dir.path(), &["--format", "concise", "--select", "MIG001,IL001"]);
+    assert_eq!(
+        stdout(&o),
+        "app.py:2:8: IL001 [*] `interlint: ignore[MIG001]` suppresses nothing\n"
+    );
+    let o = interlint(dir.path(), &["--fix"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("app.py")).expect("read"),
+        "x = 1\ny = 2\n"
+    );
+}

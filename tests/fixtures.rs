@@ -213,3 +213,12 @@ fn mcp_fixtures() {
         }
     });
 }
+
+#[test]
+fn suppression_fixtures() {
+    insta::glob!("../fixtures/suppression", "*", |path| {
+        if path.is_file() {
+            insta::assert_snapshot!("suppression", fixture_snapshot(path, false));
+        }
+    });
+}

@@ -1,5 +1,6 @@
 //! One file per rule; helpers the MIG rules share live in `request`, the MAN rules' in `man`, the MCP rules' in `mcp`.
 
+mod il001_unused_suppression;
 pub mod legacy;
 pub mod man;
 mod man001_manifest_invalid_json;
@@ -34,6 +35,8 @@ mod structured_output;
 
 use crate::registry::Rule;
 
+pub use il001_unused_suppression::{META as UNUSED_SUPPRESSION, Tracker, UnusedSuppression};
+
 pub use man001_manifest_invalid_json::ManifestInvalidJson;
 pub use man002_manifest_missing_field::ManifestMissingField;
 pub use man003_manifest_wrong_type::ManifestWrongType;
@@ -61,7 +64,8 @@ pub use mig010_newest_generation_fields::NewestGenerationFields;
 pub use mig011_client_package::ClientPackage;
 pub use mig012_grounding_metadata::GroundingMetadata;
 
-/// Every rule: the MIG family, then MAN, then MCP, each in code order.
+/// Every rule: the MIG family, then MAN, then MCP, then IL (about interlint itself), each in
+/// code order.
 pub static ALL: &[&dyn Rule] = &[
     &CreateContentCall,
     &ResponseText,
@@ -89,4 +93,5 @@ pub static ALL: &[&dyn Rule] = &[
     &UpstreamTimeout,
     &ApiKeyFailFast,
     &ListBounds,
+    &UnusedSuppression,
 ];
