@@ -16,11 +16,14 @@ pub struct Walked {
     /// The files named on the command line: one that cannot be checked is an error.
     pub named: std::collections::HashSet<PathBuf>,
     pub errors: Vec<String>,
+    /// interlint's temporary files left by a run that was killed while fixing.
+    pub stale_temporaries: Vec<PathBuf>,
 }
 
 pub fn collect(paths: &[PathBuf], settings: &Settings, threads: usize, force_exclude: bool) -> Walked {
     let files = Mutex::new(Vec::new());
     let errors = Mutex::new(Vec::new());
+    let stale = Mutex::new(Vec::new());
     let mut named = std::collections::HashSet::new();
     for path in paths {
         let metadata = match std::fs::metadata(path) {
@@ -50,6 +53,7 @@ pub fn collect(paths: &[PathBuf], settings: &Settings, threads: usize, force_exc
         walker.run(|| {
             let files = &files;
             let errors = &errors;
+            let stale = &stale;
             Box::new(move |entry| {
                 let entry = match entry {
                     Ok(entry) => entry,
@@ -63,7 +67,14 @@ pub fn collect(paths: &[PathBuf], settings: &Settings, threads: usize, force_exc
                     return WalkState::Skip;
                 }
                 if entry.file_type().is_some_and(|t| t.is_file()) && !settings.is_config_file(entry.path()) {
-                    push(files, entry.into_path());
+                    if crate::write::is_temporary(entry.file_name()) {
+                        // Left by a run killed while fixing: never checked, removed by --fix.
+                        if crate::write::is_stale_temporary(entry.path()) {
+                            push(stale, entry.into_path());
+                        }
+                    } else {
+                        push(files, entry.into_path());
+                    }
                 }
                 WalkState::Continue
             })
@@ -76,6 +87,7 @@ pub fn collect(paths: &[PathBuf], settings: &Settings, threads: usize, force_exc
         files,
         named,
         errors: errors.into_inner().unwrap_or_else(|e| e.into_inner()),
+        stale_temporaries: stale.into_inner().unwrap_or_else(|e| e.into_inner()),
     }
 }
 

@@ -200,6 +200,9 @@ pub(super) fn check_paths(args: &CheckArgs, settings: &Settings, cwd: &Path) -> 
         eprintln!("error: {error}");
         had_error = true;
     }
+    if mode(args) == FixMode::Apply {
+        remove_stale_temporaries(&walked.stale_temporaries, cwd, args.quiet);
+    }
     let mut out = output(args)?;
     if args.show_files {
         for file in &walked.files {
@@ -215,6 +218,26 @@ pub(super) fn check_paths(args: &CheckArgs, settings: &Settings, cwd: &Path) -> 
     let mut counts = Counts::new(&reports, walked.files.len());
     counts.errors += walked.errors.len();
     write_report(args, &reports, &counts, had_error, cwd, &mut out)
+}
+
+/// Removes the temporary files of a fix run that was killed half-way (its files hold their
+/// old or their new bytes; the temporary file is the new bytes of one of them, already renamed
+/// or never to be).
+fn remove_stale_temporaries(stale: &[PathBuf], cwd: &Path, quiet: bool) {
+    for path in stale {
+        match std::fs::remove_file(path) {
+            Ok(()) if !quiet => eprintln!(
+                "note: removed {}, left by an interlint run that was stopped while fixing",
+                display_path(path, cwd)
+            ),
+            Ok(()) => {}
+            Err(e) => eprintln!(
+                "warning: {}: cannot remove this temporary file of an earlier run: {}",
+                display_path(path, cwd),
+                walk::describe_io(&e)
+            ),
+        }
+    }
 }
 
 /// Writes the findings (or the diff) and the summary; returns the exit status.
