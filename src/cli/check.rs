@@ -34,7 +34,9 @@ pub(super) fn check(args: CheckArgs) -> anyhow::Result<u8> {
     };
     let settings = Settings::new(&loaded, overrides, &cwd)?;
     let options = RunOptions {
-        mode: if args.diff {
+        mode: if args.add_noqa {
+            FixMode::AddNoqa
+        } else if args.diff {
             FixMode::Diff
         } else if args.fix {
             FixMode::Apply
@@ -78,6 +80,13 @@ pub(super) fn check(args: CheckArgs) -> anyhow::Result<u8> {
     let mut reports = run::run(&walked.files, &settings, options, &progress);
     progress.finish_and_clear();
     had_error |= print_notices(&mut reports, &cwd, &walked.named, &args);
+    if options.mode == FixMode::AddNoqa {
+        let (added, left) = crate::noqa::totals(&reports);
+        if !args.quiet {
+            eprintln!("{}", crate::noqa::summary(added, left));
+        }
+        return Ok(exit_code(had_error, left > 0, args.exit_zero));
+    }
     let mut counts = Counts::new(&reports, walked.files.len());
     counts.errors += walked.errors.len();
     let format = args.format.unwrap_or(Format::Text);
@@ -224,7 +233,7 @@ fn check_stdin(
     };
     let mut out = io::BufWriter::new(io::stdout().lock());
     let code = match options.mode {
-        FixMode::Apply => {
+        FixMode::Apply | FixMode::AddNoqa => {
             // The fixed code goes to stdout, everything else to stderr.
             match (&report.change, &report.text) {
                 (Some((_, new)), Some(source)) => out.write_all(&source.encode(new))?,
