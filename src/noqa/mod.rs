@@ -96,7 +96,13 @@ pub fn add_noqa(
             }
         }
         if chosen.is_empty() {
-            break;
+            // Nothing more to place: this plan says why the rest is left.
+            let left = reasons(&groups, findings);
+            return Outcome {
+                text: current,
+                added,
+                left,
+            };
         }
         let accepted = match check(&chosen) {
             Some(done) => Some((done, chosen.len())),
@@ -127,7 +133,12 @@ pub fn add_noqa(
         current = new;
         findings = remaining;
     }
-    let left = reasons(path, surface, &current, findings);
+    let left = if findings.is_empty() {
+        Vec::new()
+    } else {
+        let file = place::File::new(path, surface, &current);
+        reasons(&place::plan(&file, &findings), findings)
+    };
     Outcome {
         text: current,
         added,
@@ -142,30 +153,21 @@ fn touches(a: &std::ops::Range<usize>, b: &std::ops::Range<usize>) -> bool {
 
 /// A place told apart from its offset: the line it is on and the text it writes.
 fn block_key(text: &str, edit: &Edit) -> (String, String) {
-    let start = text[..edit.range.start.min(text.len())]
-        .rfind('\n')
-        .map_or(0, |i| i + 1);
-    let end = text[edit.range.end.min(text.len())..]
-        .find('\n')
+    let before = text.get(..edit.range.start).unwrap_or_default();
+    let start = before.rfind('\n').map_or(0, |i| i + 1);
+    let end = text
+        .get(edit.range.end..)
+        .and_then(|after| after.find('\n'))
         .map_or(text.len(), |i| edit.range.end + i);
-    (text[start..end].to_string(), edit.content.clone())
+    let line = text.get(start..end).unwrap_or_default();
+    (line.to_string(), edit.content.clone())
 }
 
 /// Why each finding left has no comment: the reason its line has no place, else that its
 /// places did not verify.
-fn reasons(
-    path: &Path,
-    surface: Surface,
-    text: &str,
-    findings: Vec<Diagnostic>,
-) -> Vec<(Diagnostic, Reason)> {
-    if findings.is_empty() {
-        return Vec::new();
-    }
-    let file = place::File::new(path, surface, text);
-    let groups = place::plan(&file, &findings);
+fn reasons(groups: &[place::Group], findings: Vec<Diagnostic>) -> Vec<(Diagnostic, Reason)> {
     let mut why = vec![Reason::Unverified; findings.len()];
-    for group in &groups {
+    for group in groups {
         // A line with places left them all blocked, or the passes ran out.
         let reason = if group.candidates.is_empty() {
             group.reason

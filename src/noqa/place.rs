@@ -96,8 +96,13 @@ impl<'a> File<'a> {
                 Some(map) => doc_offset(map, doc.text.len(), offset),
             };
             // A shell document of a notebook cell holds the cell's other lines as blanks.
-            let Some(at) = at.filter(|&p| doc.text[p..].chars().next().is_some_and(|c| !c.is_whitespace()))
-            else {
+            let starts_text = |p: usize| {
+                doc.text
+                    .get(p..)
+                    .and_then(|rest| rest.chars().next())
+                    .is_some_and(|c| !c.is_whitespace())
+            };
+            let Some(at) = at.filter(|&p| starts_text(p)) else {
                 continue;
             };
             if best.is_none_or(|(b, _)| doc.text.len() < self.docs[b].text.len()) {
@@ -163,7 +168,15 @@ pub fn plan(file: &File, findings: &[Diagnostic]) -> Vec<Group> {
             codes.sort_unstable();
             codes.dedup();
             let (places, reason) = places(file, d, line, &codes);
-            let candidates = places.into_iter().filter_map(|p| carry(file, d, p)).collect();
+            let candidates = places
+                .into_iter()
+                .filter_map(|p| carry(file, d, p))
+                .filter(|e| {
+                    e.range.start <= e.range.end
+                        && file.text.is_char_boundary(e.range.start)
+                        && file.text.is_char_boundary(e.range.end)
+                })
+                .collect();
             Group {
                 findings: members,
                 candidates,
@@ -586,7 +599,9 @@ fn hash_own_line_refused(cx: &LineCx, window: &Range<usize>, yaml: bool) -> Opti
             b => b,
         }));
     }
-    let masked = String::from_utf8(masked).unwrap_or_default();
+    let Ok(masked) = String::from_utf8(masked) else {
+        return Some(Reason::YamlValue);
+    };
     scan::strictly_inside(&scan::literal_regions(&masked, CommentStyle::Hash), cx.line_start)
         .then_some(Reason::YamlValue)
 }
