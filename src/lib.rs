@@ -14,6 +14,7 @@ pub mod lang;
 pub mod manifest;
 pub mod mcp;
 pub mod models;
+pub mod noqa;
 pub mod output;
 pub mod prefilter;
 pub mod registry;

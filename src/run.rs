@@ -23,6 +23,8 @@ pub enum FixMode {
     Apply,
     /// Compute fixes and show them as a diff; write nothing.
     Diff,
+    /// Add a suppression comment for every finding (`--add-noqa`); fix nothing.
+    AddNoqa,
 }
 
 #[derive(Clone, Copy, Debug, Default)]
@@ -61,6 +63,8 @@ pub struct FileReport {
     pub fixed: Vec<&'static crate::registry::RuleMeta>,
     /// Under `--diff` or for standard input: the original and fixed text.
     pub change: Option<(String, String)>,
+    /// Under `--add-noqa`: the suppression comments added or extended.
+    pub directives_added: usize,
     pub notices: Vec<Notice>,
 }
 
@@ -85,6 +89,7 @@ impl FileReport {
         self.diagnostics.is_empty()
             && self.fixed.is_empty()
             && self.change.is_none()
+            && self.directives_added == 0
             && self.notices.is_empty()
     }
 
@@ -170,7 +175,7 @@ pub fn check_bytes(
     // A fix changes the text the rules read: `fix_text` selects again, among every rule
     // enabled for the file, for each text it makes.
     let rules = match options.mode {
-        FixMode::Check => selected
+        FixMode::Check | FixMode::AddNoqa => selected
             .into_iter()
             .filter(|r| enabled.iter().any(|e| crate::registry::same_rule(*e, *r)))
             .collect(),
@@ -261,6 +266,9 @@ fn check_source(
                 .push(Notice::Warning(format!("line {line}: {problem}")));
         }
     }
+    if options.mode == FixMode::AddNoqa {
+        return add_noqa(report, source, rules, settings, surface, write);
+    }
     if options.mode == FixMode::Check {
         report.diagnostics = crate::engine::lint_text(settings, rules, path, surface, &source.text);
         report.text = Some(source);
@@ -307,6 +315,43 @@ fn check_source(
         report.change = Some((source.text.clone(), outcome.text.clone()));
     }
     // The remaining findings refer to the fixed text (under --diff: the text as it would be).
+    report.text = Some(SourceText {
+        text: outcome.text,
+        ..source
+    });
+    report
+}
+
+/// `--add-noqa`: the file with a suppression comment for every finding that can have one,
+/// written when `write`; the findings left are the report's, with a warning saying why.
+fn add_noqa(
+    mut report: FileReport,
+    source: SourceText,
+    rules: &[&'static dyn Rule],
+    settings: &Settings,
+    surface: Surface,
+    write: bool,
+) -> FileReport {
+    let path = report.path.clone();
+    let outcome = crate::noqa::add_noqa(settings, rules, &path, surface, &source.text, source.line_ending);
+    if let Some(warning) = crate::noqa::left_warning(&outcome.left) {
+        report.notices.push(Notice::Warning(warning));
+    }
+    report.diagnostics = outcome.left.into_iter().map(|(d, _)| d).collect();
+    if outcome.text != source.text {
+        if write
+            && let Err(e) =
+                crate::write::write_atomic(&path, &source.encode(&source.text), &source.encode(&outcome.text))
+        {
+            report.notices.push(Notice::Error(format!("{e:#}")));
+            // Nothing was written: the findings are those of the file as it is.
+            report.diagnostics = crate::engine::lint_text(settings, rules, &path, surface, &source.text);
+            report.text = Some(source);
+            return report;
+        }
+        report.directives_added = outcome.added;
+        report.change = Some((source.text.clone(), outcome.text.clone()));
+    }
     report.text = Some(SourceText {
         text: outcome.text,
         ..source

@@ -9,7 +9,8 @@ use regex::Regex;
 
 use crate::source::LineIndex;
 
-static LINE_DIRECTIVE: LazyLock<Regex> = LazyLock::new(|| {
+/// A line directive at the end of a line; group 1 holds its codes, if it names any.
+pub(crate) static LINE_DIRECTIVE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?:#|//|<!--)\s*interlint:\s*ignore(?:\[([^\]]*)\])?\s*(?:-->)?\s*$").expect("valid regex")
 });
 

@@ -133,7 +133,9 @@ fn reads_stdin(args: &CheckArgs) -> bool {
 }
 
 fn mode(args: &CheckArgs) -> FixMode {
-    if args.diff {
+    if args.add_noqa {
+        FixMode::AddNoqa
+    } else if args.diff {
         FixMode::Diff
     } else if args.fix {
         FixMode::Apply
@@ -200,7 +202,7 @@ pub(super) fn check_paths(args: &CheckArgs, settings: &Settings, cwd: &Path) -> 
         eprintln!("error: {error}");
         had_error = true;
     }
-    if mode(args) == FixMode::Apply {
+    if matches!(mode(args), FixMode::Apply | FixMode::AddNoqa) {
         remove_stale_temporaries(&walked.stale_temporaries, cwd, args.quiet);
     }
     let mut out = output(args)?;
@@ -215,9 +217,22 @@ pub(super) fn check_paths(args: &CheckArgs, settings: &Settings, cwd: &Path) -> 
     let mut reports = run::run(&walked.files, settings, run_options(args), &progress);
     progress.finish_and_clear();
     had_error |= print_notices(&mut reports, cwd, &walked.named, args);
+    if mode(args) == FixMode::AddNoqa {
+        return Ok(noqa_summary(&reports, had_error, args));
+    }
     let mut counts = Counts::new(&reports, walked.files.len());
     counts.errors += walked.errors.len();
     write_report(args, &reports, &counts, had_error, cwd, &mut out)
+}
+
+/// `Added N interlint: ignore directives.` on stderr; the exit status says whether findings
+/// were left without one.
+fn noqa_summary(reports: &[FileReport], had_error: bool, args: &CheckArgs) -> u8 {
+    let (added, left) = crate::noqa::totals(reports);
+    if !args.quiet {
+        eprintln!("{}", crate::noqa::summary(added, left));
+    }
+    exit_code(had_error, left > 0, args.exit_zero)
 }
 
 /// Removes the temporary files of a fix run that was killed half-way (its files hold their
@@ -392,9 +407,10 @@ fn check_stdin(name: &Path, settings: &Settings, args: &CheckArgs, cwd: &Path) -
     let had_error = print_notices(&mut reports, cwd, &HashSet::from([name.to_path_buf()]), args);
     let counts = Counts::new(&reports, 1);
     let mut out = output(args)?;
-    if options.mode != FixMode::Apply {
+    if !matches!(options.mode, FixMode::Apply | FixMode::AddNoqa) {
         return write_report(args, &reports, &counts, had_error, cwd, &mut out);
     }
+    // The fixed text (or the text with its comments) goes to the output, the rest to stderr.
     let report = &reports[0];
     match (&report.change, &report.text) {
         (Some((_, new)), Some(source)) => out.write_all(&source.encode(new))?,
@@ -408,6 +424,9 @@ fn check_stdin(name: &Path, settings: &Settings, args: &CheckArgs, cwd: &Path) -
         ..style(args)
     };
     output::write_findings(&mut err, Format::Concise, &located, &counts, style)?;
+    if options.mode == FixMode::AddNoqa {
+        return Ok(noqa_summary(&reports, had_error, args));
+    }
     if args.show_fixes {
         output::write_fixes(&mut err, &reports, cwd, false)?;
     }

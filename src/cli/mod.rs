@@ -72,6 +72,9 @@ pub(super) struct CheckArgs {
     /// Print a unified diff of the fixes; change no file.
     #[arg(long)]
     pub(super) diff: bool,
+    /// Add an `interlint: ignore[CODE]` comment for every finding, where one keeps the file's meaning; fix nothing.
+    #[arg(long, conflicts_with_all = ["fix", "diff", "statistics", "show_fixes", "watch", "show_files", "show_settings"])]
+    pub(super) add_noqa: bool,
     /// Output format [default: text]
     #[arg(long, value_enum)]
     pub(super) format: Option<Format>,
