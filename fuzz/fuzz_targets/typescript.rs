@@ -1,0 +1,6 @@
+#![no_main]
+
+#[path = "common.rs"]
+mod common;
+
+libfuzzer_sys::fuzz_target!(|data: &[u8]| common::check_as_one_of(&["app.ts", "app.tsx"], data));
