@@ -55,15 +55,37 @@ pub fn fix(name: &str, data: &[u8]) {
     let settings = settings();
     let path = Path::new(name);
     let surface = Surface::from_path(path);
-    let outcome = fix_text(settings, &settings.rules, path, surface, text, LineEnding::Lf, true);
+    let outcome = fix_text(
+        settings,
+        &settings.rules,
+        path,
+        surface,
+        text,
+        LineEnding::Lf,
+        true,
+    );
     if outcome.text == text {
         return;
     }
     let before = file_errors(path, surface, text);
     let after = file_errors(path, surface, &outcome.text);
-    assert!(after <= before, "the fix of {name} added syntax errors ({before} -> {after})");
+    assert!(
+        after <= before,
+        "the fix of {name} added syntax errors ({before} -> {after})"
+    );
     if outcome.status == FixStatus::Done {
-        let again = fix_text(settings, &settings.rules, path, surface, &outcome.text, LineEnding::Lf, true);
-        assert!(again.text == outcome.text, "fixing {name} a second time changed it again");
+        let again = fix_text(
+            settings,
+            &settings.rules,
+            path,
+            surface,
+            &outcome.text,
+            LineEnding::Lf,
+            true,
+        );
+        assert!(
+            again.text == outcome.text,
+            "fixing {name} a second time changed it again"
+        );
     }
 }
