@@ -109,7 +109,11 @@ impl Rule for DeprecatedModelId {
 /// The key whose value starts at `start` (`"modelVersion": "`, `model_version=`, `modelVersion: `),
 /// read back on the same line.
 fn key_before(text: &str, start: usize) -> Option<&str> {
-    let line = text.get(..start)?;
+    // The key is just before the value: a window of the line, not the whole line back to its
+    // start (a minified bundle is one line, with an id every few hundred bytes).
+    const WINDOW: usize = 256;
+    let from = crate::source::floor_char_boundary(text, start.saturating_sub(WINDOW));
+    let line = text.get(from..start)?;
     let line = &line[line.rfind('\n').map_or(0, |i| i + 1)..];
     let before = line.trim_end_matches(['"', '\'', ' ', '\t']);
     let before = before.strip_suffix([':', '='])?.trim_end();
