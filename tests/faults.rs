@@ -164,3 +164,25 @@ fn files_gone_or_replaced_after_the_walk_are_reported_and_the_run_goes_on() {
     );
     assert_eq!(std::fs::read_to_string(&files[2]).expect("read"), NEW);
 }
+
+#[test]
+fn minified_code_is_checked_as_text() {
+    // One line of 300 KB: its syntax tree would take a hundred times its size.
+    let filler = "var q=function(b,c){return b+c*2};".repeat(9000);
+    let bundle = format!(
+        "import {{GoogleGenAI}} from \"@google/genai\";const a=new GoogleGenAI({{}});{filler}a.models.generateContent({{model:\"gemini-2.0-flash\",contents:\"hi\"}});\n"
+    );
+    let dir = common::tree(&[("bundle.min.js", bundle.as_str())]);
+    let o = interlint(dir.path(), &["--format", "concise"]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(
+        stderr(&o).starts_with(&format!(
+            "warning: bundle.min.js: a line of {} bytes (minified code): checked as text, for model ids and endpoint URLs only\n",
+            bundle.len() - 1
+        )),
+        "{}",
+        stderr(&o)
+    );
+    let out = common::stdout(&o);
+    assert!(out.contains(": MIG009 ") && !out.contains("MIG001"), "{out}");
+}
