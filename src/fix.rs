@@ -194,6 +194,7 @@ pub fn fix_text(
     let mut dropped: Vec<DroppedFix> = Vec::new();
     // Passes of one fix each, after fixes that were fine alone broke the file together.
     let mut single_steps = 0;
+    let mut retried = false;
     loop {
         let candidates: Vec<(&Diagnostic, &Fix)> = diagnostics
             .iter()
@@ -202,7 +203,16 @@ pub fn fix_text(
             .filter(|(d, f)| !blocked.contains(&FixKey::of(d, f, &current)))
             .collect();
         if candidates.is_empty() {
-            break;
+            if blocked.is_empty() || retried {
+                break;
+            }
+            // The fixes left out were judged against the text of their pass: once the other
+            // fixes are in, each is tried once more, as a second run would try it (else a
+            // second run changes the file again).
+            retried = true;
+            blocked.clear();
+            dropped.clear();
+            continue;
         }
         if passes == MAX_PASSES {
             let rules: BTreeSet<String> = candidates.iter().map(|(d, _)| d.rule.code.to_string()).collect();
@@ -254,12 +264,31 @@ pub fn fix_text(
                 .collect();
             (next, applied) = apply_counted(&current, &kept, &candidates, line_ending);
             if !applied.is_empty() && breaks(&next) {
-                // ... and when the rest are fine alone but not together, go one at a time.
-                let first: Vec<&Fix> = plan_fixes(&current, kept.iter().copied())
-                    .into_iter()
-                    .take(1)
-                    .collect();
-                (next, applied) = apply_counted(&current, &first, &candidates, line_ending);
+                // ... and when the rest are fine alone but not together, go one at a time:
+                // the first that does not break the file on its own. (Error counts do not
+                // add up, so the halving may have let through a fix that does.)
+                (next, applied) = (current.clone(), Vec::new());
+                for fix in plan_fixes(&current, kept.iter().copied()) {
+                    let (one, fixed) = apply_counted(&current, &[fix], &candidates, line_ending);
+                    if fixed.is_empty() {
+                        continue;
+                    }
+                    if !breaks(&one) {
+                        (next, applied) = (one, fixed);
+                        break;
+                    }
+                    let found = candidates.iter().find(|(_, f)| std::ptr::eq(*f, fix));
+                    if let Some((d, f)) = found
+                        && blocked.insert(FixKey::of(d, f, &current))
+                    {
+                        newly_blocked += 1;
+                        dropped.push(DroppedFix {
+                            code: d.rule.code,
+                            location: location(d, &current, &index),
+                            reason: INVALID_SYNTAX.to_string(),
+                        });
+                    }
+                }
                 single_step = true;
             }
             if applied.is_empty() && newly_blocked > 0 {
