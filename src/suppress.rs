@@ -26,13 +26,15 @@ static ANY_DIRECTIVE: LazyLock<Regex> = LazyLock::new(|| {
 /// The codes a directive names (as interlint compares them: `mig009` is `MIG009`); `None` for
 /// all codes.
 fn codes(captures: &regex::Captures) -> Option<Vec<String>> {
-    captures.get(1).map(|m| {
-        m.as_str()
-            .split(',')
-            .map(crate::registry::normalize_selector)
-            .filter(|c| !c.is_empty())
-            .collect()
-    })
+    captures.get(1).map(|m| code_list(m.as_str()))
+}
+
+/// The codes between a directive's brackets (`MIG009, mig001`), as interlint compares them.
+pub(crate) fn code_list(list: &str) -> Vec<String> {
+    list.split(',')
+        .map(crate::registry::normalize_selector)
+        .filter(|c| !c.is_empty())
+        .collect()
 }
 
 /// The directives of a text that are not what their writer meant, each with its offset and
@@ -56,10 +58,9 @@ pub fn problems(text: &str) -> Vec<(usize, String)> {
         let bracketed = tail.strip_prefix('[').and_then(|t| t.split_once(']'));
         let problem = match bracketed {
             Some((list, after)) => {
-                let unknown: Vec<String> = list
-                    .split(',')
-                    .map(crate::registry::normalize_selector)
-                    .filter(|c| !c.is_empty() && !crate::registry::selects_a_rule(c))
+                let unknown: Vec<String> = code_list(list)
+                    .into_iter()
+                    .filter(|c| !crate::registry::selects_a_rule(c))
                     .collect();
                 if !unknown.is_empty() {
                     Some(format!(

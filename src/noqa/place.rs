@@ -326,13 +326,7 @@ impl LineCx<'_> {
             return None;
         }
         let listed = captures.get(1)?;
-        let mut codes: Vec<String> = listed
-            .as_str()
-            .split(',')
-            // Codes are compared in any case: `mig009` is `MIG009`.
-            .map(crate::registry::normalize_selector)
-            .filter(|c| !c.is_empty())
-            .collect();
+        let mut codes = crate::suppress::code_list(listed.as_str());
         codes.extend(self.codes.iter().map(|c| c.to_string()));
         codes.sort();
         codes.dedup();
