@@ -248,6 +248,61 @@ fn longest_line_over(text: &str, limit: usize) -> Option<usize> {
     (longest > limit).then_some(longest)
 }
 
+/// A file this big is checked while no other is (`BIG_FILE_LOCK`): its syntax tree takes
+/// forty times its size (1.2 MB of JavaScript: 40 MB), and on a monorepo a vendored SDK's
+/// bundles come side by side (three of them in `@google/genai/dist`).
+const BIG_FILE: usize = 512 * 1024;
+
+static BIG_FILE_LOCK: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+/// The turn of a big file: when it ends, the memory its syntax tree took goes back to the
+/// system. glibc keeps freed memory in each thread's arena for reuse, and a run over a
+/// monorepo, whose threads each parse a few big files, otherwise ends up holding the peak of
+/// every thread at once.
+struct BigFile<'a> {
+    _turn: std::sync::MutexGuard<'a, ()>,
+}
+
+impl Drop for BigFile<'_> {
+    fn drop(&mut self) {
+        #[cfg(all(target_os = "linux", target_env = "gnu"))]
+        // SAFETY: malloc_trim only hands free pages back; it touches no memory in use.
+        unsafe {
+            libc::malloc_trim(0);
+        }
+    }
+}
+
+/// A JSON document with more values than this is a data file, which is checked as text.
+const JSON_DATA_VALUES: usize = 100_000;
+
+/// Whether a JSON text holds more than `limit` values, counted by the `{`, `[`, `:` and `,`
+/// outside strings. Each takes a byte, so a shorter text is not read.
+fn json_values_over(text: &str, limit: usize) -> bool {
+    if text.len() <= limit {
+        return false;
+    }
+    let (mut count, mut in_string, mut escaped) = (0usize, false, false);
+    for &b in text.as_bytes() {
+        if in_string {
+            match b {
+                _ if escaped => escaped = false,
+                b'\\' => escaped = true,
+                b'"' => in_string = false,
+                _ => {}
+            }
+        } else if b == b'"' {
+            in_string = true;
+        } else if matches!(b, b'{' | b'[' | b':' | b',') {
+            count += 1;
+            if count > limit {
+                return true;
+            }
+        }
+    }
+    false
+}
+
 fn check_source(
     path: &Path,
     source: SourceText,
@@ -271,6 +326,15 @@ fn check_source(
             "a line of {longest} bytes (minified code): checked as text, for model ids and endpoint URLs only"
         )));
     }
+    if surface == Surface::Json && json_values_over(&source.text, JSON_DATA_VALUES) {
+        // Its syntax tree would take some 300 bytes a value (a million keys: 570 MB), and a
+        // data file of this size is no request body. JSON has no comments: --add-noqa
+        // leaves it, as it leaves a parsed one.
+        surface = Surface::Text(crate::lang::CommentStyle::None);
+        report.notices.push(Notice::Warning(format!(
+            "over {JSON_DATA_VALUES} JSON values (a data file): checked as text, for model ids and endpoint URLs only"
+        )));
+    }
     if surface == Surface::Notebook
         && let Some(reason) = crate::lang::notebook::invalid_json(&source.text)
     {
@@ -278,6 +342,10 @@ fn check_source(
             "not valid notebook JSON: {reason}, checked as text"
         )));
     }
+    // Held to the end of the check. Safe: nothing in a file's check runs on the thread pool.
+    let _big = (source.text.len() > BIG_FILE).then(|| BigFile {
+        _turn: BIG_FILE_LOCK.lock().unwrap_or_else(|e| e.into_inner()),
+    });
     let problems = directive_problems(surface, &source.text);
     if !problems.is_empty() {
         let index = crate::source::LineIndex::new(&source.text);

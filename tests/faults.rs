@@ -186,3 +186,40 @@ fn minified_code_is_checked_as_text() {
     let out = common::stdout(&o);
     assert!(out.contains(": MIG009 ") && !out.contains("MIG001"), "{out}");
 }
+
+#[test]
+fn json_data_files_are_checked_as_text() {
+    // 120,000 keys: its syntax tree would take some 35 MB. Over the limit, it is read as text
+    // (the model id is still found) and nothing is added to it by --add-noqa.
+    let mut data = String::from("{\"model\": \"gemini-2.0-flash\", \"note\": \"a, b: [c] {d}\"");
+    for i in 0..120_000 {
+        data.push_str(&format!(",\n\"k{i}\": {i}"));
+    }
+    data.push_str("}\n");
+    // Just under the limit (commas, colons and brackets inside strings do not count): parsed.
+    let mut small = String::from("{\"s\": \"");
+    small.push_str(&",:[{".repeat(30_000));
+    small.push_str("\", \"m\": \"gemini-2.0-flash\"}\n");
+    let dir = common::tree(&[("data.json", data.as_str()), ("small.json", small.as_str())]);
+    let o = interlint(dir.path(), &["--format", "concise"]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert_eq!(
+        stderr(&o),
+        "warning: data.json: over 100000 JSON values (a data file): checked as text, for model ids and endpoint URLs only\n\
+         Found 2 findings (2 fixable with --fix).\n"
+    );
+    let out = common::stdout(&o);
+    assert!(out.contains("data.json:1:12: MIG009 "), "{out}");
+    assert!(out.contains("small.json:1:"), "{out}");
+    let o = interlint(dir.path(), &["--add-noqa"]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("data.json: 1 finding left without a suppression comment"),
+        "{}",
+        stderr(&o)
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("data.json")).expect("read"),
+        data
+    );
+}

@@ -203,6 +203,11 @@ pub fn value(node: tree_sitter::Node, text: &str, base: usize) -> Value {
 /// A JSON object's members; one that is not a string key with a value (an error) makes it
 /// incomplete.
 pub fn object(node: tree_sitter::Node, text: &str, base: usize) -> MapValue {
+    object_with(node, text, base, |_| true)
+}
+
+/// The members of a JSON object whose key `keep` accepts.
+fn object_with(node: tree_sitter::Node, text: &str, base: usize, keep: impl Fn(&str) -> bool) -> MapValue {
     let members = treesitter::elements(node);
     let mut map = MapValue {
         entries: Vec::new(),
@@ -217,6 +222,9 @@ pub fn object(node: tree_sitter::Node, text: &str, base: usize) -> MapValue {
             map.complete = false;
             continue;
         };
+        if !keep(&name) {
+            continue;
+        }
         let removal = treesitter::removal(&members, i, node);
         map.entries.push(Entry {
             key: name,
@@ -250,7 +258,16 @@ pub enum BodyShape {
     Other,
 }
 
-/// The shape of a body, from its top-level keys. Strict, so a weather payload's `temperature`
+/// The top-level keys `body_shape` reads.
+const SHAPE_KEYS: &[&str] = &[
+    "contents",
+    "generationConfig",
+    "generation_config",
+    "model",
+    "input",
+];
+
+/// The shape of a body, from its top-level keys (`SHAPE_KEYS`). Strict, so a weather payload's `temperature`
 /// or a document's `contents` is not taken for a request.
 pub fn body_shape(map: &MapValue) -> BodyShape {
     let parts_items = |v: &Value| match &v.kind {
@@ -297,7 +314,10 @@ pub fn facts(tree: &treesitter::Tree, text: &str) -> Facts {
         comments: treesitter::ranges_of_kinds(tree, &["comment"]),
         ..Facts::default()
     };
+    // The shape is read from the few keys it depends on first: a data file of megabytes
+    // (an API discovery document) is not copied into values to learn it is not a request.
     if let Some(root) = root_object(tree)
+        && body_shape(&object_with(root, text, 0, |k| SHAPE_KEYS.contains(&k))) != BodyShape::Other
         && let Some(body) = push_body(&mut facts, root, text, 0, None, None, "")
     {
         facts.http.push(HttpRequest::body_alone(root.byte_range(), body));
