@@ -21,6 +21,7 @@ pub mod registry;
 pub mod request_fields;
 pub mod rules;
 pub mod run;
+pub mod server;
 pub mod settings;
 pub mod source;
 pub mod suppress;

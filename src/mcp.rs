@@ -25,6 +25,10 @@ pub struct Conventions {
     pub list_words: Vec<String>,
     pub timeout_ms: u64,
     pub api_key_suffix: String,
+    /// The most characters of one tool response (section 8).
+    pub character_limit: usize,
+    /// The values of a `response_format` input, the default first (section 4.3).
+    pub response_formats: Vec<String>,
     pub bounds: BTreeMap<String, Bound>,
 }
 

@@ -85,6 +85,14 @@ pub fn same_rule(a: &dyn Rule, b: &dyn Rule) -> bool {
 }
 
 /// Every rule interlint has, in code order.
+/// A rule's fix as `rules` shows it: "none", "safe", "unsafe" or "safe or unsafe".
+pub fn fix_label(m: &RuleMeta) -> String {
+    match m.fix {
+        FixAvailability::None => "none".to_string(),
+        _ => m.fix_safety.to_string(),
+    }
+}
+
 pub fn all_rules() -> &'static [&'static dyn Rule] {
     crate::rules::ALL
 }

@@ -22,16 +22,9 @@ struct RuleRow {
     explanation: &'static str,
 }
 
-fn fix_of(m: &registry::RuleMeta) -> String {
-    match m.fix {
-        registry::FixAvailability::None => "none".to_string(),
-        _ => m.fix_safety.to_string(),
-    }
-}
-
 pub(super) fn print_rules(format: RulesFormat) -> anyhow::Result<u8> {
     let mut out = io::BufWriter::new(io::stdout().lock());
-    let fix = fix_of;
+    let fix = registry::fix_label;
     if format == RulesFormat::Json {
         let rows: Vec<RuleRow> = all_rules()
             .iter()

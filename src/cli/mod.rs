@@ -57,6 +57,14 @@ enum Command {
     },
     /// Print a shell completion script.
     Completions { shell: clap_complete::Shell },
+    /// Serve interlint to coding agents as a Model Context Protocol tool server over stdio:
+    /// tools interlint_check, interlint_fix, interlint_explain and interlint_rules.
+    Mcp {
+        /// The folder the tools may read and fix; a path outside it is refused [default: the
+        /// current folder].
+        #[arg(long, value_name = "DIR")]
+        root: Option<PathBuf>,
+    },
 }
 
 #[derive(Debug, Default, clap::Args)]
@@ -188,6 +196,7 @@ pub fn main() -> ExitCode {
         Some(Command::Explain { code }) => explain(&code),
         Some(Command::Schema { name }) => print_schema(name),
         Some(Command::Completions { shell }) => print_completions(shell),
+        Some(Command::Mcp { root }) => crate::server::serve(root.as_deref()),
         Some(Command::Check(args)) => check(*args),
         None => check(cli.check),
     };

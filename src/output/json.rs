@@ -20,7 +20,8 @@ pub fn write(out: &mut dyn Write, located: &[Located], counts: &Counts) -> io::R
     super::write_streamed(out, &document, located.iter().map(finding))
 }
 
-fn finding(l: &Located) -> Value {
+/// One finding as the `json` format writes it (also the items of `interlint mcp`'s check).
+pub fn finding(l: &Located) -> Value {
     let d = l.diagnostic;
     let fix = d.fix.as_ref().map(|fix| {
         let edits: Vec<Value> = l

@@ -8,6 +8,8 @@ mod sarif;
 mod statistics;
 mod text;
 
+pub use json::finding as json_finding;
+
 use std::io::{self, Write};
 use std::path::Path;
 
