@@ -33,6 +33,10 @@ pub struct RunOptions {
     pub unsafe_fixes: bool,
     /// Keep each finding's source lines for display (the `text` format).
     pub snippets: bool,
+    /// Keep the old and new text of each file fixed in place (`FileReport::change`), for a diff
+    /// of what was written; else it goes once written (on a monorepo, hundreds of megabytes of
+    /// notebooks).
+    pub keep_changes: bool,
 }
 
 /// A message about a file that is not a finding.
@@ -195,6 +199,9 @@ pub fn check_bytes(
         // A file of a tree is not written out again: its text goes now, not after the run.
         if write && options.mode != FixMode::Diff {
             report.text = None;
+            if !options.keep_changes {
+                report.change = None;
+            }
         }
         report
     }));

@@ -149,6 +149,7 @@ fn run_options(args: &CheckArgs) -> RunOptions {
         mode: mode(args),
         unsafe_fixes: args.unsafe_fixes,
         snippets: args.format.unwrap_or(Format::Text) == Format::Text && !args.statistics,
+        keep_changes: false,
     }
 }
 

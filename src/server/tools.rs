@@ -362,6 +362,7 @@ fn run(root: &Path, args: &Arguments, mode: FixMode) -> Result<Outcome, String> 
         mode,
         unsafe_fixes: args.flag("unsafe_fixes", false),
         snippets: false,
+        keep_changes: true,
     };
     let reports = crate::run::run(
         &walked.files,
