@@ -33,12 +33,24 @@ pub struct Anchors {
     pub bodies: Vec<String>,
 }
 
+/// What `interlint verify` assumes where the source document shows nothing (see the comment
+/// of `[verify]` in rules/endpoint.toml).
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct Verify {
+    pub base_url: String,
+    pub api_key_header: String,
+    pub api_key_env: String,
+    pub brand: String,
+}
+
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Endpoint {
     pub interactions: Interactions,
     pub predecessor: Predecessor,
     pub anchors: Anchors,
+    pub verify: Verify,
 }
 
 /// A URL of the predecessor endpoint, with the spans of its parts.
@@ -88,6 +100,7 @@ impl Matcher {
                 stream_query: Vec::new(),
             },
             anchors: Anchors::default(),
+            verify: Verify::default(),
         });
         let methods: Vec<String> = endpoint
             .predecessor

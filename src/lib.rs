@@ -25,5 +25,6 @@ pub mod server;
 pub mod settings;
 pub mod source;
 pub mod suppress;
+pub mod verify;
 pub mod walk;
 pub mod write;

@@ -57,6 +57,28 @@ enum Command {
     },
     /// Print a shell completion script.
     Completions { shell: clap_complete::Shell },
+    /// Verify a migration against the live service (source document, end of section 9): one
+    /// create-interaction call must return steps with a model_output text, and a second call
+    /// with previous_interaction_id must keep the context (a code word planted in turn one is
+    /// asked for in turn two). Exit 0 when every check passes, 1 when one fails, 2 when the
+    /// checks cannot be made. The only command that uses the network.
+    Verify {
+        /// The service's base URL [default: base-url of rules/endpoint.toml]
+        #[arg(long, value_name = "URL")]
+        base_url: Option<String>,
+        /// The environment variable holding the API key (never printed) [default:
+        /// api-key-env of rules/endpoint.toml, GEMINI_API_KEY]
+        #[arg(long, value_name = "VAR")]
+        api_key_env: Option<String>,
+        /// The model to ask [default: the newest generation of rules/models.toml]
+        #[arg(long, value_name = "ID")]
+        model: Option<String>,
+        #[arg(long, value_enum, default_value_t = RulesFormat::Text)]
+        format: RulesFormat,
+        /// Seconds to wait for each reply
+        #[arg(long, value_name = "SECONDS", default_value_t = 60)]
+        timeout: u64,
+    },
     /// Serve interlint to coding agents as a Model Context Protocol tool server over stdio:
     /// tools interlint_check, interlint_fix, interlint_explain and interlint_rules.
     Mcp {
@@ -197,6 +219,22 @@ pub fn main() -> ExitCode {
         Some(Command::Schema { name }) => print_schema(name),
         Some(Command::Completions { shell }) => print_completions(shell),
         Some(Command::Mcp { root }) => crate::server::serve(root.as_deref()),
+        Some(Command::Verify {
+            base_url,
+            api_key_env,
+            model,
+            format,
+            timeout,
+        }) => crate::verify::verify(
+            &crate::verify::Options {
+                base_url,
+                api_key_env,
+                model,
+                timeout: std::time::Duration::from_secs(timeout.max(1)),
+                json: format == RulesFormat::Json,
+            },
+            &mut io::stdout().lock(),
+        ),
         Some(Command::Check(args)) => check(*args),
         None => check(cli.check),
     };
