@@ -29,6 +29,14 @@ pub struct Conventions {
     pub character_limit: usize,
     /// The values of a `response_format` input, the default first (section 4.3).
     pub response_formats: Vec<String>,
+    /// The fields of a list or search tool's result object (section 2.4).
+    pub result_fields: Vec<String>,
+    /// The fields of a response cut for length (sections 2.4 and 8).
+    pub truncation_fields: Vec<String>,
+    /// The start of a failure's result text (section 7).
+    pub error_prefix: String,
+    /// The result texts of section 7 by condition (`404`, `timeout`, ...).
+    pub status_texts: BTreeMap<String, String>,
     pub bounds: BTreeMap<String, Bound>,
 }
 
@@ -96,6 +104,57 @@ pub struct ToolServer {
     pub untimed_calls: Vec<UntimedCall>,
     /// Reads of `*_API_KEY` environment variables.
     pub key_reads: Vec<KeyRead>,
+    /// Registered resources.
+    pub resources: Vec<Resource>,
+}
+
+/// One registered resource (section 4.3).
+#[derive(Clone, Debug)]
+pub struct Resource {
+    /// Where it is registered: `mcp.resource`, `server.registerResource`.
+    pub range: Range<usize>,
+    /// The URI or URI template as written.
+    pub uri: String,
+    pub described: bool,
+    pub mime_type: bool,
+    /// The handler's parameters, when they can be read (Python's function parameters, the
+    /// keys of a destructured TypeScript parameter); `None` when not.
+    pub parameters: Option<Vec<String>>,
+}
+
+impl Resource {
+    /// The `{params}` of its URI template (`{name}`, `{+path}`, `{?q}` as `name`, `path`, `q`).
+    pub fn template_parameters(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        let mut rest = self.uri.as_str();
+        while let Some(open) = rest.find('{') {
+            let Some(close) = rest[open..].find('}') else {
+                break;
+            };
+            let inner = rest[open + 1..open + close].trim_start_matches(['+', '#', '.', '/', ';', '?', '&']);
+            for name in inner.split(',') {
+                let name = name.trim_end_matches('*').split(':').next().unwrap_or_default();
+                if !name.is_empty() {
+                    out.push(name.to_string());
+                }
+            }
+            rest = &rest[open + close + 1..];
+        }
+        out
+    }
+}
+
+/// What a tool's handler returns and how it fails, when its body can be read (Python).
+#[derive(Clone, Debug, Default)]
+pub struct Handler {
+    /// The object the handler returns, written as a literal (returned, passed to `json.dumps`,
+    /// or bound to a name that is returned): where it is and every key it gets.
+    pub result: Option<(Range<usize>, Vec<String>)>,
+    /// `raise_for_status()` calls with no `try` around them in the handler: the failure
+    /// escapes as an exception.
+    pub unhandled: Vec<Range<usize>>,
+    /// Text literals returned from an `except` clause: where, and the literal's text.
+    pub error_texts: Vec<(Range<usize>, String)>,
 }
 
 /// One registered tool.
@@ -115,6 +174,8 @@ pub struct Tool {
     pub schema: Schema,
     /// The tool's inputs with their bounds, when they are written where they can be read.
     pub inputs: Vec<Input>,
+    /// The handler's body, when it can be read.
+    pub handler: Option<Handler>,
 }
 
 /// How a tool's input schema treats unknown fields.
@@ -139,6 +200,9 @@ pub struct Input {
     pub default_unread: bool,
     /// The input's schema could not be read (a helper from another module).
     pub opaque: bool,
+    /// The default when written as a string (`"markdown"`) or an enum member (`Format.MARKDOWN`:
+    /// `MARKDOWN`).
+    pub default_text: Option<String>,
 }
 
 #[derive(Clone, Debug)]

@@ -18,6 +18,11 @@ mod mcp004_stdout_in_stdio_server;
 mod mcp005_upstream_timeout;
 mod mcp006_api_key_fail_fast;
 mod mcp007_list_bounds;
+mod mcp008_response_format_input;
+mod mcp009_errors_as_results;
+mod mcp010_list_result_fields;
+mod mcp011_response_size;
+mod mcp012_resource_metadata;
 mod mig001_create_content_call;
 mod mig002_response_text;
 mod mig003_chat_history;
@@ -51,6 +56,11 @@ pub use mcp004_stdout_in_stdio_server::StdoutInStdioServer;
 pub use mcp005_upstream_timeout::UpstreamTimeout;
 pub use mcp006_api_key_fail_fast::ApiKeyFailFast;
 pub use mcp007_list_bounds::ListBounds;
+pub use mcp008_response_format_input::ResponseFormatInput;
+pub use mcp009_errors_as_results::ErrorsAsResults;
+pub use mcp010_list_result_fields::ListResultFields;
+pub use mcp011_response_size::ResponseSize;
+pub use mcp012_resource_metadata::ResourceMetadata;
 pub use mig001_create_content_call::CreateContentCall;
 pub use mig002_response_text::ResponseText;
 pub use mig003_chat_history::ChatHistory;
@@ -93,5 +103,10 @@ pub static ALL: &[&dyn Rule] = &[
     &UpstreamTimeout,
     &ApiKeyFailFast,
     &ListBounds,
+    &ResponseFormatInput,
+    &ErrorsAsResults,
+    &ListResultFields,
+    &ResponseSize,
+    &ResourceMetadata,
     &UnusedSuppression,
 ];

@@ -203,6 +203,7 @@ fn registration<'t>(
         annotations_opaque: false,
         schema: Schema::Unknown,
         inputs: Vec::new(),
+        handler: None,
     };
     match property {
         "registerTool" => {
@@ -398,12 +399,14 @@ fn shape_inputs<'t>(shape: Node<'t>, text: &str, resolve: &Resolver<'t>) -> Vec<
     pairs(shape, text)
         .into_iter()
         .map(|(name, value)| {
-            let (bound, default_unread, opaque) = zod_bound(resolve.get(value).unwrap_or(value), text);
+            let chain = resolve.get(value).unwrap_or(value);
+            let (bound, default_unread, opaque) = zod_bound(chain, text);
             Input {
                 name,
                 bound,
                 default_unread,
                 opaque,
+                default_text: zod_default_text(chain, text),
             }
         })
         .collect()
@@ -462,6 +465,25 @@ fn zod_bound(chain: Node, text: &str) -> (Bound, bool, bool) {
         }
     }
     (bound, default_unread, base.is_empty())
+}
+
+/// The string a zod chain defaults to (`.default("markdown")`).
+fn zod_default_text(chain: Node, text: &str) -> Option<String> {
+    let mut node = unwrap(chain);
+    while node.kind() == "call_expression" {
+        let function = node.child_by_field_name("function")?;
+        if function.kind() != "member_expression" {
+            return None;
+        }
+        if function
+            .child_by_field_name("property")
+            .is_some_and(|p| text_of(p, text) == "default")
+        {
+            return arguments(node).first().and_then(|a| string_value(*a, text));
+        }
+        node = function.child_by_field_name("object")?;
+    }
+    None
 }
 
 fn number(node: Node, text: &str) -> Option<f64> {

@@ -94,6 +94,8 @@ pub fn tool_server(tree: &tree_sitter::Tree, text: &str, api_key_suffix: &str) -
             "decorated_definition" => {
                 if let Some(tool) = tool_of(node, text, &is_server, dialect, &classes) {
                     out.tools.push(tool);
+                } else if let Some(resource) = super::mcp_handler::resource_of(node, text, &is_server) {
+                    out.resources.push(resource);
                 }
             }
             "call" => {
@@ -270,10 +272,13 @@ fn input_of(name: &str, annotation: Option<Node>, default: Option<Node>, text: &
         name: name.to_string(),
         ..Input::default()
     };
-    let default_of = |value: Node, input: &mut Input| match number(value, text) {
-        Some(d) => input.bound.default = Some(d),
-        None if value.kind() == "ellipsis" => {}
-        None => input.default_unread = true,
+    let default_of = |value: Node, input: &mut Input| {
+        input.default_text = super::mcp_handler::default_text(value, text);
+        match number(value, text) {
+            Some(d) => input.bound.default = Some(d),
+            None if value.kind() == "ellipsis" => {}
+            None => input.default_unread = true,
+        }
     };
     let apply_field = |call: Node, input: &mut Input| {
         let Some(arguments) = call.child_by_field_name("arguments") else {
@@ -311,6 +316,37 @@ fn input_of(name: &str, annotation: Option<Node>, default: Option<Node>, text: &
         }
     }
     input
+}
+
+/// Whether a parameter's type is a class from another module (`params: ExternalInput`): a
+/// capitalised name that is not a typing construct and no class of this file, whose fields
+/// cannot be read here.
+fn imported_type(type_text: &str, text: &str) -> bool {
+    const TYPING: &[&str] = &[
+        "Optional",
+        "List",
+        "Dict",
+        "Literal",
+        "Annotated",
+        "Any",
+        "Union",
+        "Sequence",
+        "Mapping",
+        "Set",
+        "Tuple",
+        "Iterable",
+        "FrozenSet",
+        "Type",
+        "None",
+    ];
+    let head: String = type_text
+        .trim_matches(['"', '\''])
+        .chars()
+        .take_while(|c| c.is_alphanumeric() || *c == '_')
+        .collect();
+    head.chars().next().is_some_and(char::is_uppercase)
+        && !TYPING.contains(&head.as_str())
+        && !text.contains(&format!("class {head}"))
 }
 
 fn number(node: Node, text: &str) -> Option<f64> {
@@ -388,6 +424,7 @@ fn tool_of(
         annotations_opaque: opaque,
         schema,
         inputs,
+        handler: Some(super::mcp_handler::handler(function, text)),
     })
 }
 
@@ -458,7 +495,11 @@ fn schema_of(function: Node, text: &str, dialect: Dialect, classes: &[ModelClass
             .find(|c| type_text == c.name || type_text.contains(&format!("[{}]", c.name)))
         {
             Some(model) => models.push(model),
-            None => plain.push(input_of(name, annotation, default, text)),
+            None => {
+                let mut input = input_of(name, annotation, default, text);
+                input.opaque |= imported_type(type_text, text);
+                plain.push(input);
+            }
         }
     }
     let mut inputs: Vec<Input> = models.iter().flat_map(|m| m.fields.clone()).collect();

@@ -3,6 +3,7 @@
 pub mod comment_runs;
 pub mod facts;
 pub mod mcp;
+mod mcp_handler;
 mod scope;
 
 use super::treesitter::{self, Grammar};
