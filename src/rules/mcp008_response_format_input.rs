@@ -34,6 +34,11 @@ impl Rule for ResponseFormatInput {
         let Some((server, conventions)) = super::mcp::server(doc) else {
             return;
         };
+        // A file that runs its server as a process: tests and samples that build a server in
+        // memory to exercise a framework do not follow the conventions on purpose.
+        if !server.serves {
+            return;
+        }
         let formats = &conventions.response_formats;
         let Some(default) = formats.first() else {
             return;

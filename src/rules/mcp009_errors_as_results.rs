@@ -34,6 +34,11 @@ impl Rule for ErrorsAsResults {
         let Some((server, conventions)) = super::mcp::server(doc) else {
             return;
         };
+        // A file that runs its server as a process: tests and samples that build a server in
+        // memory to exercise a framework do not follow the conventions on purpose.
+        if !server.serves {
+            return;
+        }
         let prefix = conventions.error_prefix.as_str();
         let texts = &conventions.status_texts;
         let example = |key: &str| texts.get(key).map_or(String::new(), |t| format!("`{t}`"));

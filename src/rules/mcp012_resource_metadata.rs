@@ -1,4 +1,4 @@
-//! MCP012 resource-metadata: A resource without a description or a MIME type, or whose URI template names other parameters than its handler takes.
+//! MCP012 resource-metadata: A resource without a description, or whose URI template names other parameters than its handler takes.
 
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::lang::Document;
@@ -10,7 +10,7 @@ pub struct ResourceMetadata;
 static META: RuleMeta = RuleMeta {
     code: "MCP012",
     name: "resource-metadata",
-    summary: "A resource without a description or a MIME type, or whose URI template names other parameters than its handler takes",
+    summary: "A resource without a description, or whose URI template names other parameters than its handler takes",
     surfaces: "Python tool servers (FastMCP)",
     fix: FixAvailability::None,
     fix_safety: "none",
@@ -34,6 +34,11 @@ impl Rule for ResourceMetadata {
         let Some((server, conventions)) = super::mcp::server(doc) else {
             return;
         };
+        // A file that runs its server as a process: tests and samples that build a server in
+        // memory to exercise a framework do not follow the conventions on purpose.
+        if !server.serves {
+            return;
+        }
         let _ = conventions;
         let python = super::mcp::is_python(doc);
         for resource in &server.resources {

@@ -98,6 +98,7 @@ pub fn tool_server(tree: &tree_sitter::Tree, text: &str, api_key_suffix: &str) -
                     out.resources.push(resource);
                 }
             }
+            "call" if in_test(node, text) => {}
             "call" => {
                 let function = node.child_by_field_name("function");
                 let name = function.map_or("", |f| text_of(f, text));
@@ -157,6 +158,22 @@ pub fn tool_server(tree: &tree_sitter::Tree, text: &str, api_key_suffix: &str) -
         }
     }
     Some(out)
+}
+
+/// Whether a node lies in a test (a `test...` function or a `Test...` class): a server a test
+/// runs or mounts is not the file's own process.
+fn in_test(node: Node, text: &str) -> bool {
+    let mut at = node.parent();
+    while let Some(n) = at {
+        let name = n.child_by_field_name("name").map_or("", |x| text_of(x, text));
+        match n.kind() {
+            "function_definition" if name.starts_with("test") => return true,
+            "class_definition" if name.starts_with("Test") => return true,
+            _ => {}
+        }
+        at = n.parent();
+    }
+    false
 }
 
 /// Whether a `server.run(...)` call runs over stdio (no transport, or `"stdio"`).

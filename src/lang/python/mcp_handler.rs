@@ -127,6 +127,8 @@ pub fn handler(function: Node, text: &str) -> Handler {
     let own = own_nodes(function);
     let mut out = Handler::default();
     let mut result: Option<(std::ops::Range<usize>, Vec<String>)> = None;
+    let mut looks_like_a_page = false;
+    let paging: Vec<String> = crate::mcp::conventions().map_or_else(Vec::new, |c| c.result_fields.clone());
     let mut unreadable = false;
     for &node in &own {
         match node.kind() {
@@ -151,6 +153,17 @@ pub fn handler(function: Node, text: &str) -> Handler {
                     out.error_texts.push((value.byte_range(), literal));
                 }
                 if let Some((dict, name)) = returned_dict(value, &own, text) {
+                    // A list's page holds a list (`"users": [...]`, a comprehension, a slice)
+                    // or a paging field; an object that holds neither is a record, not a page.
+                    looks_like_a_page |= children(dict).any(|pair| {
+                        pair.child_by_field_name("value").is_some_and(|v| {
+                            matches!(v.kind(), "list" | "list_comprehension" | "subscript")
+                                || v.kind() == "identifier" && text_of(v, text).ends_with('s')
+                        }) || pair
+                            .child_by_field_name("key")
+                            .and_then(|k| string_value(k, text))
+                            .is_some_and(|k| paging.contains(&k))
+                    });
                     match keys(dict, name.as_deref(), &own, text) {
                         Some(found) => match &mut result {
                             Some((_, all)) => all.extend(found),
@@ -163,7 +176,7 @@ pub fn handler(function: Node, text: &str) -> Handler {
             _ => {}
         }
     }
-    if !unreadable {
+    if !unreadable && looks_like_a_page {
         out.result = result;
     }
     out
@@ -209,7 +222,9 @@ pub fn resource_of(node: Node, text: &str, is_server: &dyn Fn(&str) -> bool) -> 
     let described = docstring
         || keyword(arguments, "description", text)
             .is_some_and(|d| string_value(d, text).is_none_or(|s| !s.trim().is_empty()));
-    let mime_type = keyword(arguments, "mime_type", text).is_some();
+    // FastMCP gives every resource a MIME type, `text/plain` unless told: one is always sent.
+    // (Found on python-sdk and fastmcp: 140 resources without `mime_type=` all had one.)
+    let mime_type = true;
     let mut parameters = Some(Vec::new());
     if let Some(list) = function.child_by_field_name("parameters") {
         for p in children(list) {
