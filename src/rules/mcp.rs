@@ -23,6 +23,27 @@ pub fn server(doc: &Document) -> Option<(&ToolServer, &'static Conventions)> {
     Some((doc.tool_server()?, conventions()?))
 }
 
+/// The document's tool server, when the file runs it as a process (over stdio or HTTP): the
+/// rules of a server's own conventions (MCP008-MCP012) do not read tests and samples that build
+/// a server in memory to exercise a framework, which leave the conventions out on purpose.
+pub fn served(doc: &Document) -> Option<(&ToolServer, &'static Conventions)> {
+    server(doc).filter(|(s, _)| s.serves)
+}
+
+/// The `triggers` and `anchors` of an MCP rule: the words of tool-server files.
+macro_rules! tool_server_words {
+    () => {
+        fn triggers(&self, _settings: &crate::settings::Settings) -> Vec<String> {
+            super::mcp::triggers()
+        }
+
+        fn anchors(&self, _settings: &crate::settings::Settings) -> Option<Vec<String>> {
+            super::mcp::anchors()
+        }
+    };
+}
+pub(crate) use tool_server_words;
+
 /// Whether the document is Python (else JavaScript or TypeScript), for advice in its words.
 pub fn is_python(doc: &Document) -> bool {
     doc.surface == Surface::Python

@@ -3,7 +3,6 @@
 use crate::diagnostic::{Diagnostic, Fix, Severity};
 use crate::lang::Document;
 use crate::registry::{FixAvailability, Rule, RuleContext, RuleMeta};
-use crate::settings::Settings;
 
 pub struct StdoutInStdioServer;
 
@@ -22,13 +21,7 @@ impl Rule for StdoutInStdioServer {
         &META
     }
 
-    fn triggers(&self, _settings: &Settings) -> Vec<String> {
-        super::mcp::triggers()
-    }
-
-    fn anchors(&self, _settings: &Settings) -> Option<Vec<String>> {
-        super::mcp::anchors()
-    }
+    super::mcp::tool_server_words!();
 
     fn check(&self, doc: &Document, cx: &mut RuleContext) {
         let Some((server, conventions)) = super::mcp::server(doc) else {

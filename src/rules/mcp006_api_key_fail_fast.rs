@@ -4,7 +4,6 @@ use crate::diagnostic::{Diagnostic, Severity};
 use crate::lang::Document;
 use crate::mcp::KeyCheck;
 use crate::registry::{FixAvailability, Rule, RuleContext, RuleMeta};
-use crate::settings::Settings;
 
 pub struct ApiKeyFailFast;
 
@@ -23,13 +22,7 @@ impl Rule for ApiKeyFailFast {
         &META
     }
 
-    fn triggers(&self, _settings: &Settings) -> Vec<String> {
-        super::mcp::triggers()
-    }
-
-    fn anchors(&self, _settings: &Settings) -> Option<Vec<String>> {
-        super::mcp::anchors()
-    }
+    super::mcp::tool_server_words!();
 
     fn check(&self, doc: &Document, cx: &mut RuleContext) {
         // A client sample or a test that builds a server in memory is not a process that starts

@@ -4,7 +4,6 @@ use crate::diagnostic::{Diagnostic, Severity};
 use crate::lang::Document;
 use crate::mcp::Bound;
 use crate::registry::{FixAvailability, Rule, RuleContext, RuleMeta};
-use crate::settings::Settings;
 
 pub struct ListBounds;
 
@@ -23,13 +22,7 @@ impl Rule for ListBounds {
         &META
     }
 
-    fn triggers(&self, _settings: &Settings) -> Vec<String> {
-        super::mcp::triggers()
-    }
-
-    fn anchors(&self, _settings: &Settings) -> Option<Vec<String>> {
-        super::mcp::anchors()
-    }
+    super::mcp::tool_server_words!();
 
     fn check(&self, doc: &Document, cx: &mut RuleContext) {
         let Some((server, conventions)) = super::mcp::server(doc) else {

@@ -3,7 +3,6 @@
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::lang::Document;
 use crate::registry::{FixAvailability, Rule, RuleContext, RuleMeta};
-use crate::settings::Settings;
 
 pub struct ResponseSize;
 
@@ -22,23 +21,12 @@ impl Rule for ResponseSize {
         &META
     }
 
-    fn triggers(&self, _settings: &Settings) -> Vec<String> {
-        super::mcp::triggers()
-    }
-
-    fn anchors(&self, _settings: &Settings) -> Option<Vec<String>> {
-        super::mcp::anchors()
-    }
+    super::mcp::tool_server_words!();
 
     fn check(&self, doc: &Document, cx: &mut RuleContext) {
-        let Some((server, conventions)) = super::mcp::server(doc) else {
+        let Some((server, conventions)) = super::mcp::served(doc) else {
             return;
         };
-        // A file that runs its server as a process: tests and samples that build a server in
-        // memory to exercise a framework do not follow the conventions on purpose.
-        if !server.serves {
-            return;
-        }
         let list_tools: Vec<_> = server
             .tools
             .iter()

@@ -386,24 +386,7 @@ fn tool_of(
     dialect: Dialect,
     classes: &[ModelClass],
 ) -> Option<Tool> {
-    let function = node.child_by_field_name("definition")?;
-    if function.kind() != "function_definition" {
-        return None;
-    }
-    let (target, arguments) = children(node)
-        .filter(|d| d.kind() == "decorator")
-        .filter_map(|d| children(d).next())
-        .find_map(|expr| {
-            let (target, arguments) = match expr.kind() {
-                "call" => (
-                    expr.child_by_field_name("function")?,
-                    expr.child_by_field_name("arguments"),
-                ),
-                _ => (expr, None),
-            };
-            let receiver = text_of(target, text).strip_suffix(".tool")?;
-            (target.kind() == "attribute" && is_server(receiver)).then_some((target, arguments))
-        })?;
+    let (function, target, arguments) = super::mcp_handler::registered(node, text, ".tool", is_server)?;
     let function_name = function.child_by_field_name("name").map(|n| text_of(n, text));
     let literal_name = arguments.and_then(|a| {
         keyword(a, "name", text)
@@ -413,17 +396,7 @@ fn tool_of(
     let described_by_argument = arguments
         .and_then(|a| keyword(a, "description", text))
         .is_some_and(|d| string_value(d, text).is_none_or(|s| !s.trim().is_empty()));
-    let docstring = function
-        .child_by_field_name("body")
-        .and_then(|b| children(b).find(|c| c.kind() != "comment"))
-        .filter(|s| s.kind() == "expression_statement")
-        .and_then(|s| children(s).next())
-        .is_some_and(|s| match s.kind() {
-            // An f-string is not a docstring: the function's `__doc__` stays `None`.
-            "string" => string_value(s, text).is_some_and(|v| !v.trim().is_empty()),
-            "concatenated_string" => true,
-            _ => false,
-        });
+    let docstring = super::mcp_handler::has_docstring(function, text);
     let annotation_node = arguments.and_then(|a| keyword(a, "annotations", text));
     let (annotations, opaque) = match annotation_node {
         None => (None, false),

@@ -193,8 +193,14 @@ pub fn default_text(value: Node, text: &str) -> Option<String> {
     }
 }
 
-/// The resource a decorated function is, when one of its decorators is `server.resource(...)`.
-pub fn resource_of(node: Node, text: &str, is_server: &dyn Fn(&str) -> bool) -> Option<Resource> {
+/// The function a `@server.NAME` or `@server.NAME(...)` decorator registers (`method` is
+/// `.NAME`), with the decorator's `server.NAME` and its arguments when it is called.
+pub(super) fn registered<'t>(
+    node: Node<'t>,
+    text: &str,
+    method: &str,
+    is_server: &dyn Fn(&str) -> bool,
+) -> Option<(Node<'t>, Node<'t>, Option<Node<'t>>)> {
     let function = node.child_by_field_name("definition")?;
     if function.kind() != "function_definition" {
         return None;
@@ -203,23 +209,43 @@ pub fn resource_of(node: Node, text: &str, is_server: &dyn Fn(&str) -> bool) -> 
         .filter(|d| d.kind() == "decorator")
         .filter_map(|d| children(d).next())
         .find_map(|expr| {
-            let target = expr.child_by_field_name("function")?;
-            let receiver = text_of(target, text).strip_suffix(".resource")?;
-            (expr.kind() == "call" && target.kind() == "attribute" && is_server(receiver))
-                .then(|| (target, expr.child_by_field_name("arguments")))
+            let (target, arguments) = match expr.kind() {
+                "call" => (
+                    expr.child_by_field_name("function")?,
+                    expr.child_by_field_name("arguments"),
+                ),
+                _ => (expr, None),
+            };
+            let receiver = text_of(target, text).strip_suffix(method)?;
+            (target.kind() == "attribute" && is_server(receiver)).then_some((target, arguments))
         })?;
+    Some((function, target, arguments))
+}
+
+/// Whether a function has a docstring that is not empty. An f-string is not a docstring: the
+/// function's `__doc__` stays `None`.
+pub(super) fn has_docstring(function: Node, text: &str) -> bool {
+    function
+        .child_by_field_name("body")
+        .and_then(|b| children(b).find(|c| c.kind() != "comment"))
+        .filter(|s| s.kind() == "expression_statement")
+        .and_then(|s| children(s).next())
+        .is_some_and(|s| match s.kind() {
+            "string" => string_value(s, text).is_some_and(|v| !v.trim().is_empty()),
+            "concatenated_string" => true,
+            _ => false,
+        })
+}
+
+/// The resource a decorated function is, when one of its decorators is `server.resource(...)`.
+pub fn resource_of(node: Node, text: &str, is_server: &dyn Fn(&str) -> bool) -> Option<Resource> {
+    let (function, target, arguments) = registered(node, text, ".resource", is_server)?;
     let arguments = arguments?;
     let uri_node = keyword(arguments, "uri", text)
         .or_else(|| children(arguments).find(|c| c.is_named() && c.kind() != "keyword_argument"))?;
     // A URI built at run time cannot be compared with the parameters.
     let uri = string_value(uri_node, text)?;
-    let docstring = function
-        .child_by_field_name("body")
-        .and_then(|b| children(b).find(|c| c.kind() != "comment"))
-        .filter(|s| s.kind() == "expression_statement")
-        .and_then(|s| children(s).next())
-        .is_some_and(|s| string_value(s, text).is_some_and(|v| !v.trim().is_empty()));
-    let described = docstring
+    let described = has_docstring(function, text)
         || keyword(arguments, "description", text)
             .is_some_and(|d| string_value(d, text).is_none_or(|s| !s.trim().is_empty()));
     // FastMCP gives every resource a MIME type, `text/plain` unless told: one is always sent.
