@@ -10,7 +10,7 @@ static META: RuleMeta = RuleMeta {
     code: "MCP009",
     name: "errors-as-results",
     summary: "A tool failure that escapes as an exception, or an error result whose text does not start with `Error:`",
-    surfaces: "Python tool servers (FastMCP)",
+    surfaces: "Python and TypeScript tool servers",
     fix: FixAvailability::None,
     fix_safety: "none",
     doc: include_str!("../../rules/docs/MCP009.md"),
@@ -35,16 +35,20 @@ impl Rule for ErrorsAsResults {
                 continue;
             };
             let name = super::mcp::tool_name(&tool.name);
+            let what = match super::mcp::is_python(doc) {
+                true => "`raise_for_status()`",
+                false => "`throw`",
+            };
             for call in &handler.unhandled {
                 cx.report(
                     Diagnostic::new(
                         &META,
                         Severity::Warning,
-                        format!("{name}: `raise_for_status()` with no `try` in the tool: an upstream failure escapes as an exception"),
+                        format!("{name}: {what} with no `try` in the tool: the failure escapes as an exception"),
                         call.clone(),
                     )
                     .with_suggestion(format!(
-                        "Catch the HTTP error in the tool and return its text as a result: {} for 404, {} for 429, {} otherwise",
+                        "Catch the failure in the tool and return its text as a result: {} for 404, {} for 429, {} otherwise",
                         example("404"),
                         example("429"),
                         example("other")

@@ -10,7 +10,7 @@ static META: RuleMeta = RuleMeta {
     code: "MCP010",
     name: "list-result-fields",
     summary: "A list or search tool whose result object lacks `total`, `count`, `offset`, `has_more` or `next_offset`",
-    surfaces: "Python tool servers (FastMCP)",
+    surfaces: "Python and TypeScript tool servers",
     fix: FixAvailability::None,
     fix_safety: "none",
     doc: include_str!("../../rules/docs/MCP010.md"),

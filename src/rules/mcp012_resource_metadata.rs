@@ -10,7 +10,7 @@ static META: RuleMeta = RuleMeta {
     code: "MCP012",
     name: "resource-metadata",
     summary: "A resource without a description, or whose URI template names other parameters than its handler takes",
-    surfaces: "Python tool servers (FastMCP)",
+    surfaces: "Python and TypeScript tool servers",
     fix: FixAvailability::None,
     fix_safety: "none",
     doc: include_str!("../../rules/docs/MCP012.md"),

@@ -83,10 +83,14 @@ pub fn tool_server(tree: &tree_sitter::Tree, text: &str, api_key_suffix: &str) -
                     _ => function,
                 };
                 let name = text_of(function, text);
-                if function.kind() == "member_expression"
-                    && let Some(tool) = registration(node, function, text, &servers, &resolve)
-                {
-                    out.tools.push(tool);
+                if function.kind() == "member_expression" {
+                    if let Some(tool) = registration(node, function, text, &servers, &resolve) {
+                        out.tools.push(tool);
+                    } else if is_server_receiver(function, text, &servers)
+                        && let Some(resource) = super::mcp_handler::resource(node, function, text)
+                    {
+                        out.resources.push(resource);
+                    }
                 }
                 if let Some(write) = stdout_write(function, name, text) {
                     out.stdout_writes.push(write);
@@ -110,6 +114,19 @@ pub fn tool_server(tree: &tree_sitter::Tree, text: &str, api_key_suffix: &str) -
         return None;
     }
     Some(out)
+}
+
+/// Whether a call's receiver is a server: a name bound to `new McpServer(...)`, or one that
+/// ends with `server` (`this.server`, `mcpServer`).
+fn is_server_receiver(function: Node, text: &str, servers: &[String]) -> bool {
+    function.child_by_field_name("object").is_some_and(|o| {
+        let receiver = text_of(o, text);
+        servers.iter().any(|s| s == receiver)
+            || receiver
+                .rsplit('.')
+                .next()
+                .is_some_and(|r| r.to_ascii_lowercase().ends_with("server"))
+    })
 }
 
 /// Strips `as T`, `satisfies T`, `!` and parentheses.
@@ -138,7 +155,7 @@ impl<'t> Resolver<'t> {
     /// bound in the file, or bound more than once.
     fn get(&self, node: Node<'t>) -> Option<Node<'t>> {
         let node = unwrap(node);
-        if node.kind() != "identifier" {
+        if !matches!(node.kind(), "identifier" | "shorthand_property_identifier") {
             return Some(node);
         }
         let name = text_of(node, self.text);
@@ -154,10 +171,15 @@ fn arguments(call: Node) -> Vec<Node> {
         .unwrap_or_default()
 }
 
+/// The members of an object literal with their values; a shorthand member (`{ annotations }`)
+/// has its name as its value, for the resolver to follow.
 fn pairs<'t>(object: Node<'t>, text: &str) -> Vec<(String, Node<'t>)> {
     children(object)
-        .filter(|p| p.kind() == "pair")
+        .filter(|p| matches!(p.kind(), "pair" | "shorthand_property_identifier"))
         .filter_map(|p| {
+            if p.kind() == "shorthand_property_identifier" {
+                return Some((text_of(p, text).to_string(), p));
+            }
             let key = p.child_by_field_name("key")?;
             let name = match key.kind() {
                 "string" => string_value(key, text)?,
@@ -190,7 +212,6 @@ fn registration<'t>(
     resolve: &Resolver<'t>,
 ) -> Option<Tool> {
     let property = text_of(function.child_by_field_name("property")?, text);
-    let receiver = text_of(function.child_by_field_name("object")?, text);
     let args = arguments(call);
     let name_node = *args.first()?;
     let name = resolve.get(name_node).and_then(|n| string_value(n, text));
@@ -239,12 +260,7 @@ fn registration<'t>(
             }
         }
         "tool" => {
-            let server = servers.iter().any(|s| s == receiver)
-                || receiver
-                    .rsplit('.')
-                    .next()
-                    .is_some_and(|r| r.to_ascii_lowercase().ends_with("server"));
-            if !server || args.len() < 2 || !is_function(*args.last()?) {
+            if !is_server_receiver(function, text, servers) || args.len() < 2 || !is_function(*args.last()?) {
                 return None;
             }
             let middle = &args[1..args.len() - 1];
@@ -283,6 +299,12 @@ fn registration<'t>(
             }
         }
         _ => return None,
+    }
+    if let Some(callback) = args
+        .last()
+        .filter(|a| matches!(a.kind(), "arrow_function" | "function_expression"))
+    {
+        tool.handler = Some(super::mcp_handler::handler(*callback, text));
     }
     Some(tool)
 }

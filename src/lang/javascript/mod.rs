@@ -2,6 +2,7 @@
 
 pub mod facts;
 pub mod mcp;
+mod mcp_handler;
 mod scope;
 
 use super::treesitter::{self, Grammar};
