@@ -4,7 +4,7 @@
 use tree_sitter::Node;
 
 use super::facts::string_value;
-use crate::lang::treesitter::{children, text_of, visit};
+use crate::lang::treesitter::{children, inside_within as under, text_of, visit};
 use crate::mcp::{Handler, Resource};
 
 /// Nodes of the function's own body: not those of a nested function.
@@ -30,21 +30,6 @@ fn own_nodes<'t>(function: Node<'t>) -> Vec<Node<'t>> {
         true
     });
     out
-}
-
-/// Whether `node` lies, within `function`, under an ancestor of kind `kind`.
-fn under(node: Node, function: Node, kind: &str) -> bool {
-    let mut at = node.parent();
-    while let Some(n) = at {
-        if n.id() == function.id() {
-            return false;
-        }
-        if n.kind() == kind {
-            return true;
-        }
-        at = n.parent();
-    }
-    false
 }
 
 /// The key of an object member: `a: 1`, `"a": 1`, shorthand `a`.

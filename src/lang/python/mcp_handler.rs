@@ -4,7 +4,7 @@
 use tree_sitter::Node;
 
 use super::facts::{keyword_in as keyword, string_value};
-use crate::lang::treesitter::{children, text_of, visit};
+use crate::lang::treesitter::{children, inside_within as under, text_of, visit};
 use crate::mcp::{Handler, Resource};
 
 /// Nodes of the function's own body: not those of a nested function, class or lambda.
@@ -21,21 +21,6 @@ fn own_nodes<'t>(function: Node<'t>) -> Vec<Node<'t>> {
         true
     });
     out
-}
-
-/// Whether `node` lies, within `function`, under an ancestor of kind `kind`.
-fn under(node: Node, function: Node, kind: &str) -> bool {
-    let mut at = node.parent();
-    while let Some(n) = at {
-        if n.id() == function.id() {
-            return false;
-        }
-        if n.kind() == kind {
-            return true;
-        }
-        at = n.parent();
-    }
-    false
 }
 
 /// The text of a string literal, f-strings included (their text before any interpolation is
