@@ -8,6 +8,7 @@
 pub mod bindings;
 pub mod guards;
 pub mod http;
+pub mod ir;
 pub mod javascript;
 pub mod json;
 pub mod keys;
@@ -606,9 +607,11 @@ fn compose(inner: &OffsetMap, outer: &OffsetMap) -> OffsetMap {
     map
 }
 
-/// The number of syntax errors of a whole file, summed over its documents: what the parser
-/// reports plus what the language's own parser would reject although the grammar lets it
-/// through (see [`treesitter::strict_errors`]). Fixes may not add to it.
+/// The number of syntax errors of a whole file, summed over its documents, as the language's
+/// own parser counts them: `ruff_python_parser` for Python (and the repeated keyword arguments
+/// CPython rejects when it compiles), `oxc_parser` for JavaScript and TypeScript; for JSON, what
+/// tree-sitter reports plus the empty slots its grammar lets through (see
+/// [`treesitter::strict_errors`]). Fixes may not add to it.
 pub fn syntax_errors(surface: Surface, text: &str) -> usize {
     match surface {
         Surface::Notebook if serde_json::from_str::<serde_json::Value>(text).is_err() => usize::MAX / 2,
@@ -622,12 +625,21 @@ pub fn errors_of(surface: Surface, text: &str, docs: &[Document]) -> usize {
         Surface::Notebook if serde_json::from_str::<serde::de::IgnoredAny>(text).is_err() => usize::MAX / 2,
         _ => docs
             .iter()
-            .map(|d| {
-                let strict = match &d.syntax {
-                    Syntax::TreeSitter(tree) => treesitter::strict_errors(d.surface, tree, &d.text),
-                    _ => 0,
-                };
-                d.syntax_errors + strict
+            .map(|d| match d.surface {
+                Surface::Python => {
+                    let tree = python::lower::lower(&d.text, false);
+                    tree.errors + ir::repeated_keywords(&tree)
+                }
+                Surface::JavaScript | Surface::TypeScript | Surface::Tsx => {
+                    javascript::lower::errors(d.surface, &d.text)
+                }
+                _ => {
+                    let strict = match &d.syntax {
+                        Syntax::TreeSitter(tree) => treesitter::strict_errors(d.surface, tree, &d.text),
+                        _ => 0,
+                    };
+                    d.syntax_errors + strict
+                }
             })
             .sum(),
     }

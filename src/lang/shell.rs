@@ -473,7 +473,7 @@ fn header_text(anchor: Node, command: Node, option: &str, text: &str, prompts: &
         let line_start = anchor.end_byte() + next_line;
         if let Some(p) = prompts
             .iter()
-            .find(|p| (line_start..line_start + indent.len()).contains(p))
+            .find(|p| (line_start..line_start + indent.len()).contains(*p))
         {
             indent.replace_range(p - line_start..p - line_start + 1, ">");
         }
