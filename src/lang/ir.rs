@@ -41,6 +41,15 @@ impl Span {
     pub fn is_empty(self) -> bool {
         self.start >= self.end
     }
+
+    /// Between a bracketed literal's brackets (the span without its first and last byte).
+    pub fn inner(self) -> Span {
+        let start = (self.start + 1).min(self.end);
+        Span {
+            start,
+            end: self.end.saturating_sub(1).max(start),
+        }
+    }
 }
 
 /// A name as written, with where it is written.

@@ -234,12 +234,7 @@ impl<'a> Lowering<'_> {
     }
 
     fn variables(&mut self, d: &js::VariableDeclaration<'a>) -> NodeId {
-        let kind = match d.kind {
-            js::VariableDeclarationKind::Const => DeclKind::Const,
-            js::VariableDeclarationKind::Let => DeclKind::Let,
-            js::VariableDeclarationKind::Var => DeclKind::Var,
-            _ => DeclKind::Using,
-        };
+        let kind = decl_kind(d.kind);
         let declarators = d
             .declarations
             .iter()
@@ -270,12 +265,7 @@ impl<'a> Lowering<'_> {
     ) -> Kind {
         let (target, decl) = match left {
             js::ForStatementLeft::VariableDeclaration(d) => {
-                let kind = match d.kind {
-                    js::VariableDeclarationKind::Const => DeclKind::Const,
-                    js::VariableDeclarationKind::Let => DeclKind::Let,
-                    js::VariableDeclarationKind::Var => DeclKind::Var,
-                    _ => DeclKind::Using,
-                };
+                let kind = decl_kind(d.kind);
                 let target = match d.declarations.first() {
                     Some(v) => self.pattern(&v.id),
                     None => self.b.push(Kind::Other(Vec::new()), sp(d.span)),
@@ -502,7 +492,7 @@ impl<'a> Lowering<'_> {
                 }
                 Kind::Dict(Box::new(Container {
                     items,
-                    inner: inner(span),
+                    inner: span.inner(),
                 }))
             }
             js::BindingPattern::ArrayPattern(a) => {
@@ -513,7 +503,7 @@ impl<'a> Lowering<'_> {
                 }
                 Kind::List(Box::new(Container {
                     items,
-                    inner: inner(span),
+                    inner: span.inner(),
                 }))
             }
             js::BindingPattern::AssignmentPattern(a) => {
@@ -569,7 +559,7 @@ impl<'a> Lowering<'_> {
                 self.b.push(
                     Kind::Dict(Box::new(Container {
                         items,
-                        inner: inner(span),
+                        inner: span.inner(),
                     })),
                     span,
                 )
@@ -584,7 +574,7 @@ impl<'a> Lowering<'_> {
                 self.b.push(
                     Kind::List(Box::new(Container {
                         items,
-                        inner: inner(span),
+                        inner: span.inner(),
                     })),
                     span,
                 )
@@ -876,7 +866,7 @@ impl<'a> Lowering<'_> {
                 }
                 Kind::Dict(Box::new(Container {
                     items,
-                    inner: inner(span),
+                    inner: span.inner(),
                 }))
             }
             Expression::ArrayExpression(a) => {
@@ -897,7 +887,7 @@ impl<'a> Lowering<'_> {
                 }
                 Kind::List(Box::new(Container {
                     items,
-                    inner: inner(span),
+                    inner: span.inner(),
                 }))
             }
             Expression::ArrowFunctionExpression(a) => {
@@ -967,11 +957,11 @@ impl<'a> Lowering<'_> {
     }
 }
 
-/// Between a bracketed literal's brackets.
-fn inner(span: Span) -> Span {
-    let start = (span.start + 1).min(span.end);
-    Span {
-        start,
-        end: span.end.saturating_sub(1).max(start),
+fn decl_kind(kind: js::VariableDeclarationKind) -> DeclKind {
+    match kind {
+        js::VariableDeclarationKind::Const => DeclKind::Const,
+        js::VariableDeclarationKind::Let => DeclKind::Let,
+        js::VariableDeclarationKind::Var => DeclKind::Var,
+        _ => DeclKind::Using,
     }
 }

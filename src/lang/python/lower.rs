@@ -435,12 +435,12 @@ impl Lowering<'_> {
                 let items = d.items.iter().map(|item| self.dict_item(item)).collect();
                 Kind::Dict(Box::new(Container {
                     items,
-                    inner: inner(sp),
+                    inner: sp.inner(),
                 }))
             }
             Expr::List(l) => Kind::List(Box::new(self.container(&l.elts, sp))),
             Expr::Tuple(t) => {
-                let inner = if t.parenthesized { inner(sp) } else { sp };
+                let inner = if t.parenthesized { sp.inner() } else { sp };
                 let items = t.elts.iter().map(|x| self.expr(x)).collect();
                 Kind::Tuple(Box::new(Container { items, inner }))
             }
@@ -512,7 +512,7 @@ impl Lowering<'_> {
     fn container(&mut self, elts: &[Expr], sp: Span) -> Container<NodeId> {
         Container {
             items: elts.iter().map(|x| self.expr(x)).collect(),
-            inner: inner(sp),
+            inner: sp.inner(),
         }
     }
 
@@ -563,15 +563,6 @@ impl Lowering<'_> {
             .find(|t| !t.kind().is_trivia())
             .filter(|t| t.kind() == TokenKind::DoubleStar)
             .map_or(offset, |t| t.start().to_u32())
-    }
-}
-
-/// Between a bracketed literal's brackets.
-fn inner(sp: Span) -> Span {
-    let start = (sp.start + 1).min(sp.end);
-    Span {
-        start,
-        end: sp.end.saturating_sub(1).max(start),
     }
 }
 
