@@ -449,6 +449,8 @@ impl CellOrigin {
 /// The parse result a rule can walk.
 pub enum Syntax {
     TreeSitter(Tree),
+    /// A JSON document's values with their spans.
+    Json(json::scan::Json),
     Rust(Box<syn::File>),
     None,
 }
@@ -488,7 +490,7 @@ impl Document {
                 javascript::facts::extract(tree, &self.text)
             }
             (Surface::Shell, Syntax::TreeSitter(tree)) => shell::facts(tree, &self.text, &self.prompts),
-            (Surface::Json, Syntax::TreeSitter(tree)) => json::facts(tree, &self.text),
+            (Surface::Json, Syntax::Json(json)) => json::facts(json, &self.text),
             (Surface::Http, _) => http::facts(&self.text),
             (Surface::Rust, Syntax::Rust(file)) => rust_requests::facts(file, &self.text),
             _ => Facts::default(),
