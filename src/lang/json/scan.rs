@@ -434,8 +434,8 @@ struct Frame {
     last_end: usize,
     /// The last element is an error that the next junk extends.
     junk: bool,
-    /// Where the last comma is.
-    comma: usize,
+    /// Where the last comma after an element is (`None` when it is an error element).
+    comma: Option<usize>,
 }
 
 struct Parser {
@@ -533,7 +533,7 @@ impl Parser {
                     has_error: false,
                     last_end: range.end,
                     junk: false,
-                    comma: range.start,
+                    comma: None,
                 });
             }
             TokenKind::CloseBrace | TokenKind::CloseBracket => {
@@ -558,17 +558,19 @@ impl Parser {
                 match frame.state {
                     State::Value => {
                         frame.state = State::Comma;
-                        frame.comma = range.start;
+                        frame.comma = Some(range.start);
                         self.in_error = false;
                     }
                     State::Open | State::Comma => {
                         // An empty slot: the comma is an error element.
                         frame.stray_comma(range.start);
+                        frame.comma = None;
                         frame.state = State::Comma;
                         self.error();
                     }
                     State::Key | State::Colon => {
                         frame.incomplete_member(range.start);
+                        frame.comma = None;
                         frame.state = State::Comma;
                         self.error();
                     }
@@ -707,9 +709,11 @@ impl Parser {
         };
         match frame.state {
             State::Open | State::Value => {}
-            // A trailing comma: an error element.
+            // A trailing comma: an error element (unless it is one already).
             State::Comma => {
-                frame.stray_comma(frame.comma);
+                if let Some(at) = frame.comma {
+                    frame.stray_comma(at);
+                }
                 self.closing_error(&mut frame);
             }
             State::Key | State::Colon => {
@@ -948,6 +952,42 @@ mod tests {
         let json = parse(&open);
         assert!(json.errors > 0);
         drop(json);
+    }
+
+    /// Every range of a tree lies in its text, on character boundaries, and the nodes of each
+    /// container are in order.
+    fn assert_well_formed(text: &str, json: &Json) {
+        let ok = |r: &Range<usize>| r.start <= r.end && text.get(r.clone()).is_some();
+        assert!(json.strings.iter().chain(&json.comments).all(ok), "{text:?}");
+        let mut stack: Vec<&Node> = json.values.iter().collect();
+        while let Some(node) = stack.pop() {
+            assert!(ok(&node.range), "{text:?}: {:?}", node.range);
+            let mut end = node.range.start;
+            for m in node.members() {
+                assert!(ok(&m.range) && m.range.start >= end, "{text:?}: {:?}", m.range);
+                end = m.range.end;
+                stack.extend(m.key.iter().chain(&m.value));
+            }
+            let mut end = node.range.start;
+            for item in node.items() {
+                assert!(item.range.start >= end, "{text:?}: {:?}", item.range);
+                end = item.range.end;
+                stack.push(item);
+            }
+        }
+    }
+
+    proptest::proptest! {
+        /// Any text of JSON's characters (and a few others) scans without a panic into a
+        /// well-formed tree; when it is JSON, with no error.
+        #[test]
+        fn any_text_gives_a_well_formed_tree(text in "[\\[\\]{}:,\"\\\\/*a-z0-9 \n\t.eE+é-]{0,48}") {
+            let json = parse(&text);
+            assert_well_formed(&text, &json);
+            if serde_json::from_str::<serde_json::Value>(&text).is_ok() && !text.contains(['/', '\n', '+']) {
+                assert_eq!(json.errors, 0, "{text:?}");
+            }
+        }
     }
 
     #[test]
