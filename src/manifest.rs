@@ -1,17 +1,15 @@
 //! Benchmark manifests (section 2.3 of the source document): which JSON files are manifests, and
 //! their validation against the version-1 schema of `rules/schemas/v1/` by a JSON Schema
-//! validator, with every violation located at the offending value through tree-sitter-json's
+//! validator, with every violation located at the offending value through the JSON scanner's
 //! spans. Which rule reports which violation is data (`rules/manifest.toml`).
 
 use std::ops::Range;
 use std::sync::OnceLock;
 
+use crate::lang::json::{decoded, scan::Node};
+use crate::lang::{Document, Surface, Syntax};
 use serde::Deserialize;
 use serde_json::Value as Json;
-use tree_sitter::Node;
-
-use crate::lang::treesitter::{self, text_of};
-use crate::lang::{Document, Surface, Syntax};
 
 /// The version-1 benchmark-manifest schema, as `interlint schema benchmark-manifest` prints it.
 pub const BENCHMARK_MANIFEST_SCHEMA: &str =
@@ -172,35 +170,32 @@ pub fn is_manifest(doc: &Document, file_name: &str) -> bool {
 
 /// The top-level `$schema` string, read from the syntax tree so a truncated file still says it.
 fn declared_schema(doc: &Document) -> Option<String> {
-    let Syntax::TreeSitter(tree) = &doc.syntax else {
+    let Syntax::Json(json) = &doc.syntax else {
         return None;
     };
-    let root = crate::lang::json::root_object(tree)?;
+    let root = json.root_object()?;
     // Asked by each MAN rule of every JSON file: only a key that can spell `$schema` is decoded.
-    let pairs: Vec<Node> = treesitter::children(root)
-        .filter(|p| p.kind() == "pair")
-        .collect();
-    let pair = pairs.into_iter().rev().find(|p| {
-        p.child_by_field_name("key").is_some_and(|key| {
-            let raw = text_of(key, &doc.text);
+    let (_, value) = root
+        .members()
+        .iter()
+        .filter_map(|m| m.pair())
+        .rev()
+        .find(|(key, _)| {
+            let raw = key.text(&doc.text);
             (raw.contains("schema") || raw.contains('\\'))
-                && serde_json::from_str::<String>(raw).is_ok_and(|k| k == "$schema")
-        })
-    })?;
-    let value = pair.child_by_field_name("value")?;
-    serde_json::from_str::<String>(text_of(value, &doc.text)).ok()
+                && decoded(key, &doc.text).is_some_and(|k| k == "$schema")
+        })?;
+    decoded(value, &doc.text)
 }
 
 /// The members of a JSON object node: decoded key, key node, value node.
-fn members<'t>(object: Node<'t>, text: &str) -> Vec<(String, Node<'t>, Node<'t>)> {
-    treesitter::elements(object)
-        .into_iter()
-        .filter(|p| p.kind() == "pair")
-        .filter_map(|p| {
-            let key = p.child_by_field_name("key")?;
-            let value = p.child_by_field_name("value")?;
-            let name = serde_json::from_str::<String>(text_of(key, text)).ok()?;
-            Some((name, key, value))
+fn members<'t>(object: &'t Node, text: &str) -> Vec<(String, &'t Node, &'t Node)> {
+    object
+        .members()
+        .iter()
+        .filter_map(|m| {
+            let (key, value) = m.pair()?;
+            Some((decoded(key, text)?, key, value))
         })
         .collect()
 }
@@ -215,7 +210,7 @@ pub fn violations(doc: &Document) -> Vec<Violation> {
         Err(e) => return vec![invalid_json(&doc.text, &e)],
     };
     let root = match &doc.syntax {
-        Syntax::TreeSitter(tree) => treesitter::elements(tree.root_node()).into_iter().next(),
+        Syntax::Json(json) => json.values.first(),
         _ => None,
     };
     let mut seen: Vec<(Vec<Segment>, String)> = Vec::new();
@@ -250,7 +245,7 @@ pub fn violations(doc: &Document) -> Vec<Violation> {
         let code = compiled.checks.code(&place, &keyword).to_string();
         let found = pointer_get(&instance, &place);
         let node = root.and_then(|r| node_at(r, &place, &doc.text));
-        let whole = node.map_or(0..doc.text.len().min(1), |n| n.start_byte()..n.end_byte());
+        let whole = node.map_or(0..doc.text.len().min(1), |n| n.range.clone());
         let subschema = schema_at(&compiled.schema, &place);
         let name = dotted(&place);
         let violation = match (group.as_str(), error.kind()) {
@@ -318,7 +313,7 @@ pub fn violations(doc: &Document) -> Vec<Violation> {
                         at.push(Segment::Index(j));
                         let range = root
                             .and_then(|r| node_at(r, &at, &doc.text))
-                            .map_or(whole.clone(), |n| n.start_byte()..n.end_byte());
+                            .map_or(whole.clone(), |n| n.range.clone());
                         (
                             range,
                             format!("{} appears more than once", describe_value(items.get(j))),
@@ -399,20 +394,20 @@ fn schema_at<'s>(schema: &'s Json, place: &[Segment]) -> Option<&'s Json> {
 }
 
 /// The node of the value at a place. Of repeated keys the last counts, as for the JSON parser.
-fn node_at<'t>(root: Node<'t>, place: &[Segment], text: &str) -> Option<Node<'t>> {
-    place.iter().try_fold(root, |node, s| match (s, node.kind()) {
-        (Segment::Key(k), "object") => members(node, text)
+fn node_at<'t>(root: &'t Node, place: &[Segment], text: &str) -> Option<&'t Node> {
+    place.iter().try_fold(root, |node, s| match s {
+        Segment::Key(k) if node.is_object() => members(node, text)
             .into_iter()
             .rev()
             .find(|(name, _, _)| name == k)
             .map(|m| m.2),
-        (Segment::Index(i), "array") => treesitter::elements(node).get(*i).copied(),
+        Segment::Index(i) if node.is_array() => node.items().get(*i),
         _ => None,
     })
 }
 
 /// The span that names the value at a non-empty place: its member's key, or the array item.
-fn member_key(root: Node, place: &[Segment], text: &str) -> Option<Range<usize>> {
+fn member_key(root: &Node, place: &[Segment], text: &str) -> Option<Range<usize>> {
     let (last, parent) = place.split_last()?;
     let parent = node_at(root, parent, text)?;
     match last {
@@ -420,10 +415,8 @@ fn member_key(root: Node, place: &[Segment], text: &str) -> Option<Range<usize>>
             .into_iter()
             .rev()
             .find(|(name, _, _)| name == k)
-            .map(|m| m.1.start_byte()..m.1.end_byte()),
-        Segment::Index(i) => treesitter::elements(parent)
-            .get(*i)
-            .map(|n| n.start_byte()..n.start_byte() + 1),
+            .map(|m| m.1.range.clone()),
+        Segment::Index(i) => parent.items().get(*i).map(|n| n.range.start..n.range.start + 1),
     }
 }
 

@@ -9,6 +9,7 @@ use std::ops::Range;
 
 use tree_sitter::Node;
 
+use super::json::scan::{Json, Step};
 use super::treesitter::children;
 use super::{CommentStyle, Document, Surface, Syntax};
 
@@ -25,8 +26,9 @@ pub struct Key {
 /// two.
 pub fn sibling_keys(doc: &Document, ranges: &[Range<usize>]) -> Vec<Vec<Key>> {
     match (&doc.surface, &doc.syntax) {
+        (Surface::Json, Syntax::Json(json)) => json_keys(json, &doc.text, ranges),
         (
-            Surface::Json | Surface::Python | Surface::JavaScript | Surface::TypeScript | Surface::Tsx,
+            Surface::Python | Surface::JavaScript | Surface::TypeScript | Surface::Tsx,
             Syntax::TreeSitter(tree),
         ) => tree_keys(tree.root_node(), &doc.text, ranges),
         (Surface::Text(CommentStyle::Hash), _) => {
@@ -41,7 +43,50 @@ pub fn sibling_keys(doc: &Document, ranges: &[Range<usize>]) -> Vec<Vec<Key>> {
     }
 }
 
-/// JSON `object`s, Python `dictionary`s and JavaScript `object`s with a key holding one of
+/// JSON objects with a key holding one of `ranges`: their pairs' keys, as [`tree_keys`] reads
+/// them in a syntax tree.
+fn json_keys(json: &Json, text: &str, ranges: &[Range<usize>]) -> Vec<Vec<Key>> {
+    let mut groups = Vec::new();
+    let mut mappings: Vec<usize> = Vec::new();
+    for range in ranges {
+        // The nearest member holds the range in its key or in its value (an array's items are
+        // not members: the search goes on above them).
+        let nearest = json
+            .path(range.clone())
+            .into_iter()
+            .rev()
+            .find_map(|(_, step)| match step {
+                Step::Key(object, _) => Some(Some(object)),
+                Step::Value(..) => Some(None),
+                Step::Item(_) | Step::Top => None,
+            });
+        let Some(Some(object)) = nearest else {
+            continue;
+        };
+        if mappings.contains(&object.range.start) {
+            continue;
+        }
+        mappings.push(object.range.start);
+        let keys: Vec<Key> = object
+            .members()
+            .iter()
+            .filter_map(|m| m.pair())
+            .filter_map(|(key, _)| {
+                let range = key.inner();
+                Some(Key {
+                    text: text.get(range.clone())?.to_string(),
+                    range,
+                })
+            })
+            .collect();
+        if keys.len() > 1 {
+            groups.push(keys);
+        }
+    }
+    groups
+}
+
+/// Python `dictionary`s and JavaScript `object`s with a key holding one of
 /// `ranges`: their `pair`s' literal keys. Found from each range upwards, not by walking the
 /// tree: a large JSON document has few such keys.
 fn tree_keys(root: Node, text: &str, ranges: &[Range<usize>]) -> Vec<Vec<Key>> {

@@ -479,6 +479,8 @@ impl CellOrigin {
 /// The parse result a rule can walk.
 pub enum Syntax {
     TreeSitter(Tree),
+    /// A JSON document's values with their spans.
+    Json(json::scan::Json),
     Rust(Box<syn::File>),
     None,
 }
@@ -518,7 +520,7 @@ impl Document {
                 javascript::facts::extract(tree, &self.text)
             }
             (Surface::Shell, Syntax::TreeSitter(tree)) => shell::facts(tree, &self.text, &self.prompts),
-            (Surface::Json, Syntax::TreeSitter(tree)) => json::facts(tree, &self.text),
+            (Surface::Json, Syntax::Json(json)) => json::facts(json, &self.text),
             (Surface::Http, _) => http::facts(&self.text),
             (Surface::Rust, Syntax::Rust(file)) => rust_requests::facts(file, &self.text),
             _ => Facts::default(),
@@ -638,9 +640,9 @@ fn compose(inner: &OffsetMap, outer: &OffsetMap) -> OffsetMap {
 
 /// The number of syntax errors of a whole file, summed over its documents, as the language's
 /// own parser counts them: `ruff_python_parser` for Python (and the repeated keyword arguments
-/// CPython rejects when it compiles), `oxc_parser` for JavaScript and TypeScript; for JSON, what
-/// tree-sitter reports plus the empty slots its grammar lets through (see
-/// [`treesitter::strict_errors`]). Fixes may not add to it.
+/// CPython rejects when it compiles), `oxc_parser` for JavaScript and TypeScript, the JSON
+/// scanner for JSON (empty slots included), and what the other surfaces' parsers report. Fixes
+/// may not add to it.
 pub fn syntax_errors(surface: Surface, text: &str) -> usize {
     match surface {
         Surface::Notebook if serde_json::from_str::<serde_json::Value>(text).is_err() => usize::MAX / 2,
@@ -662,13 +664,7 @@ pub fn errors_of(surface: Surface, text: &str, docs: &[Document]) -> usize {
                 Surface::JavaScript | Surface::TypeScript | Surface::Tsx => {
                     javascript::lower::errors(d.surface, &d.text)
                 }
-                _ => {
-                    let strict = match &d.syntax {
-                        Syntax::TreeSitter(tree) => treesitter::strict_errors(d.surface, tree, &d.text),
-                        _ => 0,
-                    };
-                    d.syntax_errors + strict
-                }
+                _ => d.syntax_errors,
             })
             .sum(),
     }

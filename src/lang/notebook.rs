@@ -4,39 +4,31 @@
 //! one document whose map points back into those strings, so a fix rewrites the cell in place
 //! and the notebook stays valid JSON. Outputs and metadata are never read as code.
 
-use tree_sitter::Node;
-
 use super::Document;
-use super::treesitter::{self, Grammar};
+use super::json::scan::{self, Node};
+use super::treesitter;
 use super::{CommentStyle, OffsetMap, Surface, json};
 
 pub fn documents(text: &str) -> Vec<Document> {
     // Outputs and attachments (most of a notebook's bytes: printed text, base64 images) are never
     // read: the parser jumps over them.
-    let Some(tree) = treesitter::parse_skipping(Grammar::Json, text, &unread_values(text)) else {
-        return Vec::new();
-    };
+    let parsed = scan::parse_skipping(text, &unread_values(text));
     // A notebook that is not valid JSON cannot be trusted cell by cell: read it as text.
-    if tree.root_node().has_error() {
+    if parsed.errors > 0 {
         return vec![super::text::parse(CommentStyle::None, text.to_string())];
     }
-    let Some(root) = tree.root_node().named_child(0).filter(|n| n.kind() == "object") else {
+    let Some(root) = parsed.values.first().filter(|n| n.is_object()) else {
         return Vec::new();
     };
     let code_surface = match kernel_language(root, text).as_deref() {
         None | Some("python") => Surface::Python,
         Some(_) => Surface::Text(CommentStyle::None),
     };
-    let Some(cells) = member(root, text, "cells").filter(|n| n.kind() == "array") else {
+    let Some(cells) = member(root, text, "cells").filter(|n| n.is_array()) else {
         return Vec::new();
     };
     let mut docs: Vec<CellDocument> = Vec::new();
-    let mut cursor = cells.walk();
-    for (index, cell) in cells
-        .named_children(&mut cursor)
-        .filter(|n| n.kind() == "object")
-        .enumerate()
-    {
+    for (index, cell) in cells.items().iter().filter(|n| n.is_object()).enumerate() {
         let surface = match member(cell, text, "cell_type")
             .map(|n| string_value(n, text))
             .as_deref()
@@ -286,7 +278,7 @@ pub fn invalid_json(text: &str) -> Option<String> {
 }
 
 /// `metadata.kernelspec.language` or `metadata.language_info.name`, lower-cased.
-fn kernel_language(root: Node, text: &str) -> Option<String> {
+fn kernel_language(root: &Node, text: &str) -> Option<String> {
     let metadata = member(root, text, "metadata")?;
     let language = member(metadata, text, "kernelspec")
         .and_then(|k| member(k, text, "language"))
@@ -295,20 +287,17 @@ fn kernel_language(root: Node, text: &str) -> Option<String> {
 }
 
 /// The value of the member `key` of a JSON object node.
-fn member<'t>(object: Node<'t>, text: &str, key: &str) -> Option<Node<'t>> {
-    let mut cursor = object.walk();
+fn member<'t>(object: &'t Node, text: &str, key: &str) -> Option<&'t Node> {
     object
-        .named_children(&mut cursor)
-        .filter(|n| n.kind() == "pair")
-        .find(|pair| {
-            pair.child_by_field_name("key")
-                .is_some_and(|k| string_value(k, text) == key)
-        })?
-        .child_by_field_name("value")
+        .members()
+        .iter()
+        .filter_map(|m| m.pair())
+        .find(|(k, _)| string_value(k, text) == key)
+        .map(|(_, value)| value)
 }
 
-fn string_value(node: Node, text: &str) -> String {
-    if node.kind() != "string" {
+fn string_value(node: &Node, text: &str) -> String {
+    if !node.is_string() {
         return String::new();
     }
     let (inner, start) = string_inner(node, text);
@@ -317,19 +306,19 @@ fn string_value(node: Node, text: &str) -> String {
 }
 
 /// The text between a string node's quotes, and where it starts.
-fn string_inner<'a>(node: Node, text: &'a str) -> (&'a str, usize) {
-    let range = node.byte_range();
+fn string_inner<'a>(node: &Node, text: &'a str) -> (&'a str, usize) {
+    let range = node.range.clone();
     let start = (range.start + 1).min(range.end);
     let end = range.end.saturating_sub(1).max(start);
     (text.get(start..end).unwrap_or_default(), start)
 }
 
 /// A cell's source: one string, or an array of strings joined.
-fn decode_source(source: Node, text: &str) -> (String, OffsetMap) {
+fn decode_source(source: &Node, text: &str) -> (String, OffsetMap) {
     let mut map = OffsetMap::new(true, false);
     let mut content = String::new();
     let mut items = super::JsonItems::default();
-    let mut push = |node: Node, content: &mut String, map: &mut OffsetMap| {
+    let mut push = |node: &Node, content: &mut String, map: &mut OffsetMap| {
         let (inner, start) = string_inner(node, text);
         let decoded = json::decode_string_content(inner, start, content.len(), map);
         items.items.push(super::JsonItem {
@@ -339,26 +328,19 @@ fn decode_source(source: Node, text: &str) -> (String, OffsetMap) {
         });
         content.push_str(&decoded);
     };
-    match source.kind() {
-        "string" => push(source, &mut content, &mut map),
-        "array" => {
-            let mut cursor = source.walk();
-            let strings: Vec<Node> = source
-                .named_children(&mut cursor)
-                .filter(|n| n.kind() == "string")
-                .collect();
+    match &source.kind {
+        scan::Kind::String => push(source, &mut content, &mut map),
+        scan::Kind::Array(values) => {
+            let strings: Vec<&Node> = values.iter().filter(|n| n.is_string()).collect();
             for item in &strings {
-                push(*item, &mut content, &mut map);
+                push(item, &mut content, &mut map);
             }
             items.array = true;
             items.separator = match strings.as_slice() {
-                [a, b, ..] => text
-                    .get(a.end_byte()..b.start_byte())
-                    .unwrap_or(",\n")
-                    .to_string(),
+                [a, b, ..] => text.get(a.range.end..b.range.start).unwrap_or(",\n").to_string(),
                 [a] => {
-                    let line_start = text[..a.start_byte()].rfind('\n').map_or(0, |i| i + 1);
-                    let before = &text[line_start..a.start_byte()];
+                    let line_start = text[..a.range.start].rfind('\n').map_or(0, |i| i + 1);
+                    let before = &text[line_start..a.range.start];
                     if before.trim().is_empty() {
                         format!(",\n{before}")
                     } else {
@@ -470,26 +452,26 @@ mod tests {
         let read = documents(text);
         assert_eq!(read.len(), 2);
         assert_eq!(read[1].text, "m = \"gemini-1.5-flash\"\n");
-        let full = treesitter::parse(Grammar::Json, text).expect("parse");
-        let part = treesitter::parse_skipping(Grammar::Json, text, &skip).expect("parse");
-        let sources = |tree: &tree_sitter::Tree| {
+        let full = scan::parse(text);
+        let part = scan::parse_skipping(text, &skip);
+        let sources = |json: &scan::Json| {
             let mut found = Vec::new();
-            let mut stack = vec![tree.root_node()];
+            let mut stack: Vec<&Node> = json.values.iter().collect();
             while let Some(node) = stack.pop() {
-                if node.kind() == "pair"
-                    && node
-                        .child(0)
-                        .is_some_and(|k| &text[k.byte_range()] == r#""source""#)
-                {
-                    found.push((node.byte_range(), node.start_position()));
+                for m in node.members() {
+                    if let Some((k, v)) = m.pair()
+                        && &text[k.range.clone()] == r#""source""#
+                    {
+                        found.push((m.range.clone(), v.range.clone()));
+                    }
+                    stack.extend(m.value.iter());
                 }
-                let mut cursor = node.walk();
-                stack.extend(node.children(&mut cursor));
+                stack.extend(node.items());
             }
             found
         };
         assert_eq!(sources(&full), sources(&part));
-        assert!(!part.root_node().has_error());
+        assert_eq!(part.errors, 0);
         // Unbalanced: nothing is skipped.
         assert!(unread_values(r#"{"outputs": [1, 2"#).is_empty());
         assert!(unread_values(r#"{"outputs": "[unterminated"#).is_empty());

@@ -5,10 +5,8 @@
 
 use std::ops::Range;
 
-use tree_sitter::Node;
-
+use super::json::scan::{Json, Step};
 use super::keys::{Key, yaml_mappings};
-use super::treesitter::text_of;
 use super::{CommentStyle, Document, Surface, Syntax, json};
 use crate::endpoint::{MATCHER, PredecessorUrl};
 
@@ -68,9 +66,9 @@ pub fn predecessor_urls(doc: &Document) -> Vec<TextUrl> {
     }
     // Each URL's object (its range) and the key it is the value of.
     let owners: Vec<Option<(Range<usize>, String)>> = match (&doc.surface, &doc.syntax) {
-        (Surface::Json, Syntax::TreeSitter(tree)) => urls
+        (Surface::Json, Syntax::Json(json)) => urls
             .iter()
-            .map(|u| json_owner(tree.root_node(), &doc.text, u.path.clone()))
+            .map(|u| json_owner(json, &doc.text, u.path.clone()))
             .collect(),
         (Surface::Text(CommentStyle::Hash), _) => {
             let mappings = yaml_mappings(&doc.text);
@@ -99,9 +97,7 @@ pub fn predecessor_urls(doc: &Document) -> Vec<TextUrl> {
             }
             None => {
                 let body = match (&doc.surface, &doc.syntax) {
-                    (Surface::Json, Syntax::TreeSitter(tree)) => {
-                        json_body(tree.root_node(), &doc.text, &object)
-                    }
+                    (Surface::Json, Syntax::Json(json)) => json_body(json, &doc.text, &object),
                     _ => yaml_body(&doc.text, &object),
                 };
                 out.push(TextUrl {
@@ -119,27 +115,21 @@ pub fn predecessor_urls(doc: &Document) -> Vec<TextUrl> {
 }
 
 /// The object a URL is a member value of, and the member's key.
-fn json_owner(root: Node, text: &str, at: Range<usize>) -> Option<(Range<usize>, String)> {
-    let mut node = root.descendant_for_byte_range(at.start, at.end)?;
-    while node.kind() != "string" {
-        node = node.parent()?;
-    }
-    let pair = node.parent().filter(|p| p.kind() == "pair")?;
-    if pair.child_by_field_name("value") != Some(node) {
+fn json_owner(parsed: &Json, text: &str, at: Range<usize>) -> Option<(Range<usize>, String)> {
+    // The string holding the URL (a string holds no other node), as the value of a pair.
+    let (node, step) = parsed.path(at).pop()?;
+    let (Step::Value(object, member), true) = (step, node.is_string()) else {
         return None;
-    }
-    let object = pair.parent().filter(|o| o.kind() == "object")?;
-    let key = serde_json::from_str::<String>(text_of(pair.child_by_field_name("key")?, text)).ok()?;
-    Some((object.byte_range(), key))
+    };
+    let (key, _) = member.pair()?;
+    Some((object.range.clone(), json::decoded(key, text)?))
 }
 
 /// The member of a JSON object that holds a request body of the predecessor endpoint: an object
 /// (or an array of objects, `bodySegments`) with its shape, or a string holding such JSON; or
 /// `contents` when the object is the body itself.
-fn json_body(root: Node, text: &str, object: &Range<usize>) -> Option<String> {
-    let node = root
-        .descendant_for_byte_range(object.start, object.end)
-        .filter(|n| n.kind() == "object")?;
+fn json_body(parsed: &Json, text: &str, object: &Range<usize>) -> Option<String> {
+    let node = parsed.object_at(object.clone())?;
     let map = json::object(node, text, 0);
     if json::body_shape(&map) == json::BodyShape::Predecessor {
         // The object is the body itself, with the URL among its members.

@@ -4,7 +4,6 @@
 use std::ops::Range;
 
 use super::json;
-use super::treesitter::{self, Grammar};
 use crate::api::{Body, CallKind, Facts, ModelRef};
 use crate::endpoint::{MATCHER, PredecessorUrl};
 
@@ -88,10 +87,9 @@ pub fn json_body(
             masked.extend(std::iter::repeat_n('x', c.len_utf8()));
         }
     }
-    let tree = treesitter::parse(Grammar::Json, &masked);
-    let root = tree.as_ref().and_then(json::root_object);
-    match root {
-        Some(root) if !root.has_error() => {
+    let parsed = json::scan::parse(&masked);
+    match parsed.root_object() {
+        Some(root) if !root.has_error => {
             let url = url.map(|u| (u.kind, u.model.clone(), u.callee.clone()));
             json::push_body(facts, root, &masked, range.start, url, Some(literal), forbidden)
                 .unwrap_or_else(|| Body::Unknown("the body is not a request of the service".into()))

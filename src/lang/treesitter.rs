@@ -14,7 +14,6 @@ pub enum Grammar {
     JavaScript,
     TypeScript,
     Tsx,
-    Json,
     Bash,
 }
 
@@ -25,7 +24,6 @@ impl Grammar {
             Grammar::JavaScript => tree_sitter_javascript::LANGUAGE.into(),
             Grammar::TypeScript => tree_sitter_typescript::LANGUAGE_TYPESCRIPT.into(),
             Grammar::Tsx => tree_sitter_typescript::LANGUAGE_TSX.into(),
-            Grammar::Json => tree_sitter_json::LANGUAGE.into(),
             Grammar::Bash => tree_sitter_bash::LANGUAGE.into(),
         }
     }
@@ -35,10 +33,10 @@ impl Grammar {
     }
 }
 
-const GRAMMARS: usize = 6;
+const GRAMMARS: usize = 5;
 
 thread_local! {
-    static PARSERS: RefCell<[Option<Parser>; GRAMMARS]> = const { RefCell::new([None, None, None, None, None, None]) };
+    static PARSERS: RefCell<[Option<Parser>; GRAMMARS]> = const { RefCell::new([None, None, None, None, None]) };
 }
 
 /// Parses `text`; `None` only if the grammar could not be loaded or parsing was cancelled.
@@ -50,67 +48,6 @@ pub fn parse(grammar: Grammar, text: &str) -> Option<Tree> {
 #[cfg(test)]
 pub fn parse_exact(grammar: Grammar, text: &str) -> Option<Tree> {
     with_parser(grammar, |parser| parser.parse(text, None))
-}
-
-/// Parses `text` without reading the bytes of `skip` (sorted, disjoint): the parser jumps over
-/// them, as if each were empty, and every node keeps its offsets in `text`.
-pub fn parse_skipping(grammar: Grammar, text: &str, skip: &[std::ops::Range<usize>]) -> Option<Tree> {
-    if skip.is_empty() {
-        return parse(grammar, text);
-    }
-    let mut included = Vec::with_capacity(skip.len() + 1);
-    let mut points = PointCounter::default();
-    let mut start = 0;
-    for gap in skip {
-        if gap.start < start || gap.end > text.len() {
-            return parse(grammar, text);
-        }
-        included.push(tree_sitter::Range {
-            start_byte: start,
-            end_byte: gap.start,
-            start_point: points.at(text, start),
-            end_point: points.at(text, gap.start),
-        });
-        start = gap.end;
-    }
-    included.push(tree_sitter::Range {
-        start_byte: start,
-        end_byte: text.len(),
-        start_point: points.at(text, start),
-        end_point: points.at(text, text.len()),
-    });
-    with_parser(grammar, |parser| {
-        parser.set_included_ranges(&included).ok()?;
-        let tree = parse_with(parser, grammar, text);
-        // The parser is this thread's for every later file: it reads whole texts again.
-        parser.set_included_ranges(&[]).ok()?;
-        tree
-    })
-}
-
-/// Row and column of offsets asked in increasing order, counted once.
-#[derive(Default)]
-struct PointCounter {
-    offset: usize,
-    row: usize,
-    line_start: usize,
-}
-
-impl PointCounter {
-    fn at(&mut self, text: &str, offset: usize) -> tree_sitter::Point {
-        let bytes = &text.as_bytes()[self.offset..offset];
-        for (i, b) in bytes.iter().enumerate() {
-            if *b == b'\n' {
-                self.row += 1;
-                self.line_start = self.offset + i + 1;
-            }
-        }
-        self.offset = offset;
-        tree_sitter::Point {
-            row: self.row,
-            column: offset - self.line_start,
-        }
-    }
 }
 
 /// Runs `f` with this thread's parser of `grammar`.
@@ -277,32 +214,6 @@ pub fn removal(elements: &[Node], index: usize, container: Node) -> Range<usize>
     open..close
 }
 
-/// Errors the JSON grammar lets through but a JSON parser rejects, in the shapes an edit can
-/// leave behind: an empty slot in a comma-separated list (`{ , }`, `[1, , 2]`).
-pub fn strict_errors(surface: super::Surface, tree: &Tree, _text: &str) -> usize {
-    if surface != super::Surface::Json {
-        return 0;
-    }
-    let mut count = 0;
-    visit(tree.root_node(), &mut |node| {
-        if node.child_count() > 1 {
-            // A comma right after an opening bracket or another comma (comments aside).
-            let mut cursor = node.walk();
-            let mut previous: Option<&str> = None;
-            for child in node.children(&mut cursor) {
-                match child.kind() {
-                    "comment" => continue,
-                    "," if previous.is_none_or(|p| matches!(p, "," | "(" | "[" | "{")) => count += 1,
-                    _ => {}
-                }
-                previous = Some(child.kind());
-            }
-        }
-        true
-    });
-    count
-}
-
 #[cfg(test)]
 mod tests {
     use std::sync::Arc;
@@ -412,8 +323,5 @@ mod tests {
             lines("curl -d @x https://h/v1/m:generateContent\n", "# comment N\n", n)
         });
         assert_linear(Grammar::Bash, |n| lines("echo", " wordN", n));
-        assert_linear(Grammar::Json, |n| {
-            format!("{{{}\"end\": 0}}", lines("", "\"kN\": N,", n))
-        });
     }
 }

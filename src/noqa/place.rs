@@ -489,6 +489,7 @@ fn literal_at(doc: &Document, pos: usize) -> Option<Reason> {
             }
             None
         }
+        Syntax::Json(json) => json.inside_string(pos).then_some(Reason::InString),
         // syn does not keep comments: the string literals' spans say where text is.
         _ if doc.surface == Surface::Rust => {
             scan::strictly_inside(&doc.scan_regions, pos).then_some(Reason::InString)

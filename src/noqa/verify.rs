@@ -154,6 +154,18 @@ fn signature(doc: &Document) -> Option<Signature> {
             });
             Some(Signature::Leaves(leaves))
         }
+        // The tokens but comments; a string is one item.
+        Syntax::Json(_) => Some(Signature::Leaves(
+            lang::json::scan::Tokens::new(&doc.text, &[])
+                .filter(|t| t.kind != lang::json::scan::TokenKind::Comment)
+                .map(|t| {
+                    (
+                        t.kind as u16,
+                        doc.text.get(t.range).unwrap_or_default().to_string(),
+                    )
+                })
+                .collect(),
+        )),
         _ if doc.surface == Surface::Rust => doc
             .text
             .parse::<proc_macro2::TokenStream>()

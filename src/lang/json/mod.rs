@@ -1,11 +1,22 @@
-//! JSON (`.json`, `.jsonc`) with tree-sitter-json, which keeps every span and accepts comments.
+//! JSON (`.json`, `.jsonc`, JSON code blocks) read by [`scan`], which keeps every span and
+//! accepts comments.
 
-use super::treesitter::{self, Grammar};
-use super::{Document, Surface};
-use crate::api::{Body, Call, CallKind, Entry, Facts, HttpRequest, MapValue, ModelRef, Value, ValueKind};
+pub mod scan;
 
+use std::ops::Range;
+
+use self::scan::{Json, Node};
+use super::{Document, Surface, Syntax};
+use crate::api::{
+    Body, Call, CallKind, Entry, Facts, HttpRequest, MapValue, ModelRef, Siblings, Value, ValueKind,
+};
+
+/// A JSON document: its strings are where model ids and URLs are read.
 pub fn parse(text: String) -> Document {
-    treesitter::document(Surface::Json, Grammar::Json, text, &["string"])
+    let json = scan::parse(&text);
+    let regions = json.strings.clone();
+    let errors = json.errors;
+    Document::whole(Surface::Json, text, Syntax::Json(json), regions, errors)
 }
 
 /// Escapes text for the inside of a JSON string literal.
@@ -101,9 +112,9 @@ mod tests {
 #[derive(Clone, Debug)]
 pub struct Dependency {
     pub name: String,
-    pub name_range: std::ops::Range<usize>,
+    pub name_range: Range<usize>,
     pub version: String,
-    pub version_range: std::ops::Range<usize>,
+    pub version_range: Range<usize>,
 }
 
 /// The sections of a `package.json` that name dependencies.
@@ -116,21 +127,16 @@ const DEPENDENCY_SECTIONS: &[&str] = &[
 
 /// The dependencies a `package.json` document declares.
 pub fn package_dependencies(doc: &Document) -> Vec<Dependency> {
-    let super::Syntax::TreeSitter(tree) = &doc.syntax else {
+    let Syntax::Json(json) = &doc.syntax else {
         return Vec::new();
     };
     let text = doc.text.as_str();
-    let mut cursor = tree.root_node().walk();
-    let Some(root) = tree
-        .root_node()
-        .named_children(&mut cursor)
-        .find(|n| n.kind() == "object")
-    else {
+    let Some(root) = json.values.iter().find(|n| n.is_object()) else {
         return Vec::new();
     };
     let mut out = Vec::new();
     for (section, _, value) in pairs(root, text) {
-        if !DEPENDENCY_SECTIONS.contains(&section.as_str()) || value.kind() != "object" {
+        if !DEPENDENCY_SECTIONS.contains(&section.as_str()) || !value.is_object() {
             continue;
         }
         for (name, key, version) in pairs(value, text) {
@@ -151,101 +157,119 @@ pub fn package_dependencies(doc: &Document) -> Vec<Dependency> {
 }
 
 /// The pairs of an object whose key is a string: the key's content, the key and the value.
-fn pairs<'t>(
-    object: tree_sitter::Node<'t>,
-    text: &str,
-) -> Vec<(String, tree_sitter::Node<'t>, tree_sitter::Node<'t>)> {
-    let mut cursor = object.walk();
+fn pairs<'t>(object: &'t Node, text: &str) -> Vec<(String, &'t Node, &'t Node)> {
     object
-        .named_children(&mut cursor)
-        .filter(|p| p.kind() == "pair")
-        .filter_map(|p| {
-            let key = p.child_by_field_name("key")?;
-            let value = p.child_by_field_name("value")?;
+        .members()
+        .iter()
+        .filter_map(|m| {
+            let (key, value) = m.pair()?;
             Some((string_content(key, text)?.0, key, value))
         })
         .collect()
 }
 
 /// A JSON string's raw content (escapes left as written) and its span, between the quotes.
-fn string_content(node: tree_sitter::Node, text: &str) -> Option<(String, std::ops::Range<usize>)> {
-    if node.kind() != "string" {
+fn string_content(node: &Node, text: &str) -> Option<(String, Range<usize>)> {
+    if !node.is_string() {
         return None;
     }
-    let range = node.start_byte() + 1..node.end_byte().checked_sub(1)?;
+    let range = node.range.start + 1..node.range.end.checked_sub(1)?;
     Some((text.get(range.clone())?.to_string(), range))
+}
+
+/// A string node's decoded value (`None` for another node, or a string JSON does not allow).
+pub fn decoded(node: &Node, text: &str) -> Option<String> {
+    serde_json::from_str::<String>(node.text(text)).ok()
 }
 
 /// The value of a JSON node whose text is `text`, with every range moved by `base` (where
 /// `text` starts in the document).
-pub fn value(node: tree_sitter::Node, text: &str, base: usize) -> Value {
-    let range = node.start_byte() + base..node.end_byte() + base;
-    let kind = match node.kind() {
-        "string" => serde_json::from_str::<String>(treesitter::text_of(node, text))
-            .map_or(ValueKind::Other, ValueKind::Str),
-        "number" => treesitter::text_of(node, text)
+pub fn value(node: &Node, text: &str, base: usize) -> Value {
+    let range = node.range.start + base..node.range.end + base;
+    let kind = match &node.kind {
+        scan::Kind::String => decoded(node, text).map_or(ValueKind::Other, ValueKind::Str),
+        scan::Kind::Number => node
+            .text(text)
             .parse::<i64>()
             .map_or(ValueKind::Other, ValueKind::Int),
-        "true" => ValueKind::Bool(true),
-        "false" => ValueKind::Bool(false),
-        "object" => ValueKind::Map(Box::new(object(node, text, base))),
-        "array" => ValueKind::List(
-            treesitter::elements(node)
-                .into_iter()
-                .map(|e| value(e, text, base))
-                .collect(),
-        ),
-        _ => ValueKind::Other,
+        scan::Kind::True => ValueKind::Bool(true),
+        scan::Kind::False => ValueKind::Bool(false),
+        scan::Kind::Object(_) => ValueKind::Map(Box::new(object(node, text, base))),
+        scan::Kind::Array(items) => ValueKind::List(items.iter().map(|e| value(e, text, base)).collect()),
+        scan::Kind::Null | scan::Kind::Error => ValueKind::Other,
     };
     Value { range, kind }
 }
 
 /// A JSON object's members; one that is not a string key with a value (an error) makes it
 /// incomplete.
-pub fn object(node: tree_sitter::Node, text: &str, base: usize) -> MapValue {
+pub fn object(node: &Node, text: &str, base: usize) -> MapValue {
     object_with(node, text, base, |_| true)
 }
 
 /// The members of a JSON object whose key `keep` accepts.
-fn object_with(node: tree_sitter::Node, text: &str, base: usize, keep: impl Fn(&str) -> bool) -> MapValue {
-    let members = treesitter::elements(node);
+fn object_with(node: &Node, text: &str, base: usize, keep: impl Fn(&str) -> bool) -> MapValue {
+    let members = node.members();
     let mut map = MapValue {
         entries: Vec::new(),
-        complete: !node.has_error(),
+        complete: !node.has_error,
         wrapper: None,
     };
-    for (i, pair) in members.iter().enumerate() {
-        let key = pair.child_by_field_name("key");
-        let val = pair.child_by_field_name("value");
-        let name = key.and_then(|k| serde_json::from_str::<String>(treesitter::text_of(k, text)).ok());
-        let (Some(key), Some(val), Some(name), "pair") = (key, val, name, pair.kind()) else {
+    let ranges: Vec<Range<usize>> = members.iter().map(|m| m.range.clone()).collect();
+    for (i, member) in members.iter().enumerate() {
+        let Some((key, val, name)) = member
+            .pair()
+            .and_then(|(key, val)| Some((key, val, decoded(key, text)?)))
+        else {
             map.complete = false;
             continue;
         };
         if !keep(&name) {
             continue;
         }
-        let removal = treesitter::removal(&members, i, node);
+        let removal = removal(&ranges, i, &node.range);
         map.entries.push(Entry {
             key: name,
-            key_range: key.start_byte() + base..key.end_byte() + base,
-            range: pair.start_byte() + base..pair.end_byte() + base,
+            key_range: key.range.start + base..key.range.end + base,
+            range: member.range.start + base..member.range.end + base,
             value: value(val, text, base),
             keyword: false,
             removal: removal.start + base..removal.end + base,
-            siblings: treesitter::siblings(&members, i, node).shifted(base),
+            siblings: siblings(&ranges, i, &node.range).shifted(base),
         });
     }
     map
 }
 
-/// The single top-level object of a parsed JSON text.
-pub fn root_object(tree: &treesitter::Tree) -> Option<tree_sitter::Node<'_>> {
-    let objects: Vec<tree_sitter::Node> = treesitter::elements(tree.root_node());
-    match objects.as_slice() {
-        [only] if only.kind() == "object" => Some(*only),
-        _ => None,
+/// Between a container's brackets.
+fn inner(container: &Range<usize>) -> Range<usize> {
+    let open = container.start + 1;
+    let close = container.end.saturating_sub(1).max(open);
+    open..close
+}
+
+/// Where element `index` of a container's elements sits among its neighbours.
+fn siblings(elements: &[Range<usize>], index: usize, container: &Range<usize>) -> Siblings {
+    Siblings {
+        previous_end: index.checked_sub(1).and_then(|p| elements.get(p)).map(|r| r.end),
+        next_start: elements.get(index + 1).map(|r| r.start),
+        inner: inner(container),
     }
+}
+
+/// Where element `index` of a container's elements can be deleted with its separator.
+fn removal(elements: &[Range<usize>], index: usize, container: &Range<usize>) -> Range<usize> {
+    let Some(element) = elements.get(index) else {
+        return inner(container);
+    };
+    if let Some(next) = elements.get(index + 1) {
+        return element.start..next.start;
+    }
+    if let Some(previous) = index.checked_sub(1).and_then(|p| elements.get(p)) {
+        return previous.end..element.end;
+    }
+    // The only element: everything between the brackets.
+    inner(container)
 }
 
 /// What a JSON object is as a request body of the service.
@@ -309,18 +333,18 @@ pub fn body_alone(map: &MapValue, start: usize) -> Option<(CallKind, std::ops::R
 }
 
 /// The facts of a JSON document: a request body written on its own.
-pub fn facts(tree: &treesitter::Tree, text: &str) -> Facts {
+pub fn facts(json: &Json, text: &str) -> Facts {
     let mut facts = Facts {
-        comments: treesitter::ranges_of_kinds(tree, &["comment"]),
+        comments: json.comments.clone(),
         ..Facts::default()
     };
     // The shape is read from the few keys it depends on first: a data file of megabytes
     // (an API discovery document) is not copied into values to learn it is not a request.
-    if let Some(root) = root_object(tree)
+    if let Some(root) = json.root_object()
         && body_shape(&object_with(root, text, 0, |k| SHAPE_KEYS.contains(&k))) != BodyShape::Other
         && let Some(body) = push_body(&mut facts, root, text, 0, None, None, "")
     {
-        facts.http.push(HttpRequest::body_alone(root.byte_range(), body));
+        facts.http.push(HttpRequest::body_alone(root.range.clone(), body));
     }
     facts
 }
@@ -331,22 +355,22 @@ pub fn facts(tree: &treesitter::Tree, text: &str) -> Facts {
 /// when `None`), and `forbidden` the characters an edit may not write there.
 pub fn push_body(
     facts: &mut Facts,
-    node: tree_sitter::Node,
+    node: &Node,
     text: &str,
     base: usize,
-    url: Option<(CallKind, ModelRef, std::ops::Range<usize>)>,
-    literal: Option<Vec<std::ops::Range<usize>>>,
+    url: Option<(CallKind, ModelRef, Range<usize>)>,
+    literal: Option<Vec<Range<usize>>>,
     forbidden: &'static str,
 ) -> Option<Body> {
     let map = object(node, text, base);
     let (kind, model, callee) = match url {
         Some(url) => url,
         None => {
-            let (kind, at) = body_alone(&map, node.start_byte() + base)?;
+            let (kind, at) = body_alone(&map, node.range.start + base)?;
             (kind, ModelRef::Absent, at)
         }
     };
-    let braces = node.start_byte() + base..node.end_byte() + base;
+    let braces = node.range.start + base..node.range.end + base;
     let call = Call::of_body(map, kind, model, callee, braces.clone(), text, base);
     Some(facts.push_body(call, literal.unwrap_or_else(|| vec![braces]), forbidden))
 }
