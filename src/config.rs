@@ -135,7 +135,7 @@ impl LoadedConfig {
 #[derive(Debug, thiserror::Error)]
 pub enum ConfigError {
     /// The system's message is part of this one (not a `source`, which would print it twice).
-    #[error("cannot read configuration file {}: {}", path.display(), crate::walk::describe_io(error))]
+    #[error("cannot read configuration file {}: {}", path.display(), crate::source::describe_io(error))]
     Read { path: PathBuf, error: std::io::Error },
     #[error("invalid configuration in {path}: {message}")]
     Invalid { path: PathBuf, message: String },

@@ -2,7 +2,7 @@
 
 use std::path::Path;
 
-use crate::diagnostic::{CellLocation, Diagnostic, Edit, Fix};
+use crate::diagnostic::{CellLocation, Diagnostic, Fix};
 use crate::lang::{self, Surface};
 use crate::registry::{Rule, RuleContext};
 use crate::settings::Settings;
@@ -189,7 +189,7 @@ fn to_file(
             diagnostic.fix = Some(fix);
             return diagnostic;
         }
-        match carry_edits(&fix.edits, map, doc_text) {
+        match map.carry(&fix.edits, doc_text) {
             Some(edits) => diagnostic.fix = Some(Fix::new(fix.applicability, fix.message, edits)),
             None => {
                 if diagnostic.suggestion.is_none() {
@@ -199,33 +199,4 @@ fn to_file(
         }
     }
     diagnostic
-}
-
-/// A fix's edits on the file's bytes. Edits carried one by one may collide in the file (two
-/// edits on one line of a notebook cell each rewrite that line's JSON string); then the fix is
-/// carried as one edit from its first to its last byte, which applies together or not at all.
-pub(crate) fn carry_edits(edits: &[Edit], map: &lang::OffsetMap, doc_text: &str) -> Option<Vec<Edit>> {
-    let carried: Option<Vec<Edit>> = edits.iter().map(|e| map.edit(e)).collect();
-    if let Some(mut carried) = carried {
-        carried.sort_by_key(|e| (e.range.start, e.range.end));
-        if carried.windows(2).all(|w| w[0].range.end <= w[1].range.start) {
-            return Some(carried);
-        }
-    }
-    if edits.len() < 2 {
-        return None;
-    }
-    let start = edits.iter().map(|e| e.range.start).min()?;
-    let end = edits.iter().map(|e| e.range.end).max()?;
-    let mut content = String::new();
-    let mut at = start;
-    let mut sorted: Vec<&Edit> = edits.iter().collect();
-    sorted.sort_by_key(|e| (e.range.start, e.range.end));
-    for edit in sorted {
-        content.push_str(doc_text.get(at..edit.range.start)?);
-        content.push_str(&edit.content);
-        at = edit.range.end;
-    }
-    content.push_str(doc_text.get(at..end)?);
-    map.edit(&Edit::replace(start..end, content)).map(|e| vec![e])
 }

@@ -4,38 +4,7 @@ use crate::diagnostic::Diagnostic;
 use crate::lang::Document;
 use crate::settings::Settings;
 
-/// Whether a rule's findings carry fixes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum FixAvailability {
-    None,
-    Sometimes,
-    Always,
-}
-
-impl FixAvailability {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            FixAvailability::None => "none",
-            FixAvailability::Sometimes => "sometimes",
-            FixAvailability::Always => "always",
-        }
-    }
-}
-
-/// What `interlint rules` and `interlint explain` print, and what SARIF's rule list carries.
-#[derive(Debug)]
-pub struct RuleMeta {
-    pub code: &'static str,
-    pub name: &'static str,
-    /// One sentence: what the rule finds.
-    pub summary: &'static str,
-    pub surfaces: &'static str,
-    pub fix: FixAvailability,
-    /// Safety of the fix when there is one: "safe", "unsafe" or "safe or unsafe".
-    pub fix_safety: &'static str,
-    /// The documentation page (Markdown), from `rules/docs/CODE.md`.
-    pub doc: &'static str,
-}
+pub use crate::diagnostic::{FixAvailability, RuleMeta};
 
 /// What a rule gets while checking one document.
 pub struct RuleContext<'a> {

@@ -158,6 +158,15 @@ impl SourceText {
     }
 }
 
+/// An I/O error in the words users expect ("No such file or directory").
+pub fn describe_io(error: &std::io::Error) -> String {
+    let text = error.to_string();
+    match text.find(" (os error") {
+        Some(i) => text[..i].to_string(),
+        None => text,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

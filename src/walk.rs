@@ -164,14 +164,7 @@ fn push<T>(list: &Mutex<Vec<T>>, item: T) {
     list.lock().unwrap_or_else(|e| e.into_inner()).push(item);
 }
 
-/// An I/O error in the words users expect ("No such file or directory").
-pub fn describe_io(error: &std::io::Error) -> String {
-    let text = error.to_string();
-    match text.find(" (os error") {
-        Some(i) => text[..i].to_string(),
-        None => text,
-    }
-}
+pub use crate::source::describe_io;
 
 /// The path as findings show it: relative to the current folder when under it.
 pub fn display_path(path: &Path, cwd: &Path) -> String {

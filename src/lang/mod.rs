@@ -271,6 +271,35 @@ impl OffsetMap {
         Some(Edit::replace(start..end, content))
     }
 
+    /// A fix's edits on the file's bytes. Edits carried one by one may collide in the file (two
+    /// edits on one line of a notebook cell each rewrite that line's JSON string); then the fix is
+    /// carried as one edit from its first to its last byte, which applies together or not at all.
+    pub fn carry(&self, edits: &[Edit], doc_text: &str) -> Option<Vec<Edit>> {
+        let carried: Option<Vec<Edit>> = edits.iter().map(|e| self.edit(e)).collect();
+        if let Some(mut carried) = carried {
+            carried.sort_by_key(|e| (e.range.start, e.range.end));
+            if carried.windows(2).all(|w| w[0].range.end <= w[1].range.start) {
+                return Some(carried);
+            }
+        }
+        if edits.len() < 2 {
+            return None;
+        }
+        let start = edits.iter().map(|e| e.range.start).min()?;
+        let end = edits.iter().map(|e| e.range.end).max()?;
+        let mut content = String::new();
+        let mut at = start;
+        let mut sorted: Vec<&Edit> = edits.iter().collect();
+        sorted.sort_by_key(|e| (e.range.start, e.range.end));
+        for edit in sorted {
+            content.push_str(doc_text.get(at..edit.range.start)?);
+            content.push_str(&edit.content);
+            at = edit.range.end;
+        }
+        content.push_str(doc_text.get(at..end)?);
+        self.edit(&Edit::replace(start..end, content)).map(|e| vec![e])
+    }
+
     /// An edit across a notebook cell's source strings (or escapes) rewrites the strings it
     /// touches: the new text is split into lines again and each written as a JSON string.
     fn items_edit(&self, edit: &Edit) -> Option<Edit> {
@@ -408,7 +437,7 @@ impl Module {
             }
             let text = self.doc.text.get(cell.base..cell.base + cell.len)?;
             match &cell.map {
-                Some(map) => out.extend(crate::engine::carry_edits(&local, map, text)?),
+                Some(map) => out.extend(map.carry(&local, text)?),
                 None => out.extend(local),
             }
         }
