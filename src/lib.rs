@@ -2,6 +2,7 @@
 //!
 //! The engine runs walk → read → prefilter → parse → rules → diagnostics → fixes → output.
 
+pub mod analysis;
 pub mod api;
 pub mod cli;
 pub mod clients;

@@ -1,5 +1,6 @@
 //! The rule registry: every rule's metadata, its documentation page, and rule selection.
 
+use crate::analysis::Analysis;
 use crate::diagnostic::Diagnostic;
 use crate::lang::Document;
 use crate::settings::Settings;
@@ -13,6 +14,8 @@ pub struct RuleContext<'a> {
     pub file_name: &'a str,
     /// The file's path as given to the run.
     pub path: &'a std::path::Path,
+    /// What several rules read of the document, worked out once.
+    pub analysis: &'a Analysis<'a>,
     pub diagnostics: Vec<Diagnostic>,
 }
 
