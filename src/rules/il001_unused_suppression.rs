@@ -107,7 +107,7 @@ impl Tracker {
                     let unused: Vec<&String> = codes
                         .iter()
                         .filter(|c| {
-                            judged(c) && crate::registry::selects_a_rule(c) && !directive.used.contains(*c)
+                            judged(c) && crate::codes::selects_a_rule(c) && !directive.used.contains(*c)
                         })
                         .collect();
                     if unused.is_empty() {
