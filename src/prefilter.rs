@@ -2,15 +2,20 @@
 //! before anything is decoded or parsed.
 //!
 //! A rule runs on a file that holds one of its trigger words and, when the rule has anchors,
-//! one of those too ([`Rule::anchors`]): `temperature` or `mcp` alone, ordinary words of other
-//! code, make no parse; next to a model id or a `FastMCP` import they do.
+//! one of those too ([`Rule::anchors`](crate::registry::Rule::anchors)): `temperature` or `mcp`
+//! alone, ordinary words of other code, make no parse; next to a model id or a `FastMCP` import
+//! they do. The prefilter is given the words, not the rules.
 
 use std::collections::HashMap;
 
 use regex::bytes::Regex;
 
-use crate::registry::Rule;
-use crate::settings::Settings;
+/// The words of one rule: its triggers, and its anchors if it has any.
+#[derive(Debug)]
+pub struct Words {
+    pub triggers: Vec<String>,
+    pub anchors: Option<Vec<String>>,
+}
 
 /// What one rule needs to find in a file: indices into the searched words.
 #[derive(Debug)]
@@ -48,7 +53,8 @@ pub struct Prefilter {
 }
 
 impl Prefilter {
-    pub fn new(rules: &[&'static dyn Rule], settings: &Settings) -> anyhow::Result<Self> {
+    /// The prefilter of rules with these words, one [`Words`] per rule.
+    pub fn new(rules: Vec<Words>) -> anyhow::Result<Self> {
         let mut words: Vec<String> = Vec::new();
         let mut index = |word: String| match words.iter().position(|w| *w == word) {
             Some(i) => i,
@@ -60,8 +66,8 @@ impl Prefilter {
         let mut needs = Vec::with_capacity(rules.len());
         let mut gate: Vec<String> = Vec::new();
         for rule in rules {
-            let trigger_words = rule.triggers(settings);
-            let anchors = rule.anchors(settings);
+            let trigger_words = rule.triggers;
+            let anchors = rule.anchors;
             gate.extend(anchors.clone().unwrap_or_else(|| trigger_words.clone()));
             let triggers: Vec<usize> = trigger_words.into_iter().map(&mut index).collect();
             let anchors = anchors.map(|a| a.into_iter().map(&mut index).collect());
@@ -165,9 +171,8 @@ fn alternation<'a>(words: impl Iterator<Item = &'a String>) -> anyhow::Result<Op
 
 #[cfg(test)]
 mod tests {
-    use super::*;
     use crate::config::LoadedConfig;
-    use crate::settings::Overrides;
+    use crate::settings::{Overrides, Settings};
 
     static SETTINGS: std::sync::LazyLock<Settings> = std::sync::LazyLock::new(|| {
         Settings::new(

@@ -7,7 +7,7 @@ use globset::{Glob, GlobMatcher, GlobSet, GlobSetBuilder};
 use crate::clients::Clients;
 use crate::config::LoadedConfig;
 use crate::models::{ModelMatcher, ModelTable};
-use crate::prefilter::Prefilter;
+use crate::prefilter::{Prefilter, Words};
 use crate::registry::{self, Rule};
 use crate::request_fields::RequestFields;
 
@@ -158,7 +158,11 @@ impl Settings {
                 .or(config.max_file_size)
                 .unwrap_or(DEFAULT_MAX_FILE_SIZE),
         };
-        settings.prefilter = Prefilter::new(&settings.rules, &settings)?;
+        let words = settings.rules.iter().map(|rule| Words {
+            triggers: rule.triggers(&settings),
+            anchors: rule.anchors(&settings),
+        });
+        settings.prefilter = Prefilter::new(words.collect())?;
         Ok(settings)
     }
 
