@@ -91,7 +91,7 @@ fn lint_documents(
     for doc in docs {
         let analysis = Analysis::new(&doc);
         let mut cx = RuleContext {
-            settings,
+            settings: &settings.tables,
             file_name,
             path,
             analysis: &analysis,

@@ -27,6 +27,7 @@ pub mod server;
 pub mod settings;
 pub mod source;
 pub mod suppress;
+pub mod tables;
 pub mod verify;
 pub mod walk;
 pub mod write;

@@ -3,13 +3,13 @@
 use crate::analysis::Analysis;
 use crate::diagnostic::Diagnostic;
 use crate::lang::Document;
-use crate::settings::Settings;
+use crate::tables::Tables;
 
 pub use crate::diagnostic::{FixAvailability, RuleMeta};
 
 /// What a rule gets while checking one document.
 pub struct RuleContext<'a> {
-    pub settings: &'a Settings,
+    pub settings: &'a Tables,
     /// The file's name (`requirements-dev.txt`), for rules that read only some files.
     pub file_name: &'a str,
     /// The file's path as given to the run.
@@ -30,13 +30,13 @@ pub trait Rule: Send + Sync {
 
     /// Words of which at least one appears in any file this rule can report on; a file with none
     /// of the enabled rules' words is never parsed.
-    fn triggers(&self, settings: &Settings) -> Vec<String>;
+    fn triggers(&self, settings: &Tables) -> Vec<String>;
 
     /// Words of which one must also appear for the rule to run on a file: the words that tie a
     /// file to the API or the protocol (a call name, a client package, a model id, a tool-server
     /// import), where a rule's own triggers may be ordinary words of other code
     /// (`temperature`, `mcp`). `None`: the triggers alone decide.
-    fn anchors(&self, _settings: &Settings) -> Option<Vec<String>> {
+    fn anchors(&self, _settings: &Tables) -> Option<Vec<String>> {
         None
     }
 

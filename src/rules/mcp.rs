@@ -34,11 +34,11 @@ pub fn served<'a>(analysis: &'a Analysis) -> Option<(&'a ToolServer, &'static Co
 /// The `triggers` and `anchors` of an MCP rule: the words of tool-server files.
 macro_rules! tool_server_words {
     () => {
-        fn triggers(&self, _settings: &crate::settings::Settings) -> Vec<String> {
+        fn triggers(&self, _settings: &crate::tables::Tables) -> Vec<String> {
             super::mcp::triggers()
         }
 
-        fn anchors(&self, _settings: &crate::settings::Settings) -> Option<Vec<String>> {
+        fn anchors(&self, _settings: &crate::tables::Tables) -> Option<Vec<String>> {
             super::mcp::anchors()
         }
     };
