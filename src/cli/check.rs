@@ -341,7 +341,7 @@ fn write_diff(out: &mut dyn Write, report: &FileReport, cwd: &Path) -> io::Resul
 }
 
 fn diff_summary(counts: &Counts) -> String {
-    let noun = output::findings_noun;
+    let noun = crate::diagnostic::findings_noun;
     match (counts.fixed, counts.findings) {
         (0, 0) => "No findings.".to_string(),
         (0, r) => format!("No fixes available ({r} {} remaining).", noun(r)),

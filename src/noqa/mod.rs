@@ -239,7 +239,7 @@ pub fn left_warning(left: &[(Diagnostic, Reason)]) -> Option<String> {
 }
 
 fn findings(n: usize) -> String {
-    format!("{n} {}", crate::output::findings_noun(n))
+    format!("{n} {}", crate::diagnostic::findings_noun(n))
 }
 
 /// The run's last line, as ruff words it.

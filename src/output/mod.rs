@@ -13,7 +13,7 @@ pub use json::finding as json_finding;
 use std::io::{self, Write};
 use std::path::Path;
 
-use crate::diagnostic::{Applicability, Diagnostic};
+use crate::diagnostic::{Applicability, Diagnostic, findings_noun};
 use crate::run::{FileReport, Notice};
 use crate::source::Position;
 use crate::walk::display_path;
@@ -220,11 +220,6 @@ fn capitalized(text: &str) -> String {
         .next()
         .map(|c| c.to_uppercase().chain(chars).collect())
         .unwrap_or_default()
-}
-
-/// "finding" or "findings".
-pub fn findings_noun(n: usize) -> &'static str {
-    if n == 1 { "finding" } else { "findings" }
 }
 
 /// Writes the findings in a format.
