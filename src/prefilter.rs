@@ -171,23 +171,25 @@ fn alternation<'a>(words: impl Iterator<Item = &'a String>) -> anyhow::Result<Op
 
 #[cfg(test)]
 mod tests {
-    use crate::config::LoadedConfig;
-    use crate::settings::{Overrides, Settings};
+    use super::*;
+    use crate::config::Config;
+    use crate::registry::all_rules;
+    use crate::tables::Tables;
 
-    static SETTINGS: std::sync::LazyLock<Settings> = std::sync::LazyLock::new(|| {
-        Settings::new(
-            &LoadedConfig::default(),
-            Overrides::default(),
-            std::path::Path::new("."),
-        )
-        .expect("built-in settings")
+    /// The prefilter of every rule with the built-in tables, as the settings of a run without a
+    /// configuration build it.
+    static PREFILTER: std::sync::LazyLock<Prefilter> = std::sync::LazyLock::new(|| {
+        let tables = Tables::new(&Config::default(), &[]).expect("built-in tables");
+        let words = all_rules().iter().map(|rule| Words {
+            triggers: rule.triggers(&tables),
+            anchors: rule.anchors(&tables),
+        });
+        Prefilter::new(words.collect()).expect("built-in prefilter")
     });
 
     fn selected(text: &str) -> Vec<&'static str> {
-        let settings = &*SETTINGS;
-        let met = settings.prefilter.select(text.as_bytes());
-        settings
-            .rules
+        let met = PREFILTER.select(text.as_bytes());
+        all_rules()
             .iter()
             .zip(met)
             .filter(|(_, m)| *m)
@@ -219,8 +221,7 @@ mod tests {
         fn the_search_finds_every_word_a_substring_test_finds(
             pieces in proptest::collection::vec((0usize..200, 0usize..40, 0usize..40, "[ .a-z]{0,3}"), 0..12)
         ) {
-            let settings = &*SETTINGS;
-            let words = settings.prefilter.words();
+            let words = PREFILTER.words();
             let mut text = String::new();
             for (word, from, to, glue) in pieces {
                 let word = &words[word % words.len()];
@@ -229,15 +230,15 @@ mod tests {
                 text.push_str(&glue);
             }
             let seen: Vec<bool> = words.iter().map(|w| text.contains(w.as_str())).collect();
-            let expected: Vec<bool> = settings.prefilter.needs.iter().map(|n| n.met(&seen)).collect();
-            proptest::prop_assert_eq!(settings.prefilter.select(text.as_bytes()), expected, "{}", text);
+            let expected: Vec<bool> = PREFILTER.needs.iter().map(|n| n.met(&seen)).collect();
+            proptest::prop_assert_eq!(PREFILTER.select(text.as_bytes()), expected, "{}", text);
         }
     }
 
     #[test]
     fn the_first_stage_is_small_enough_for_the_vectorised_search() {
         // The regex engine's vectorised (Teddy) literal search takes up to 64 words.
-        let n = SETTINGS.prefilter.gate_words;
+        let n = PREFILTER.gate_words;
         assert!((1..=64).contains(&n), "{n} words");
     }
 
