@@ -231,7 +231,7 @@ fn normalize(config: &mut Config) {
         .chain(codes)
     {
         for code in list.iter_mut() {
-            *code = crate::registry::normalize_selector(code);
+            *code = crate::codes::normalize_selector(code);
         }
     }
 }
@@ -243,7 +243,7 @@ fn validate(config: &Config) -> Result<(), String> {
         ("ignore", &config.ignore),
     ] {
         for code in codes.iter().flatten() {
-            if !crate::registry::is_known_selector(code) {
+            if !crate::codes::is_known_selector(code) {
                 return Err(format!("`{key}`: unknown rule code or prefix `{code}`"));
             }
         }
@@ -251,7 +251,7 @@ fn validate(config: &Config) -> Result<(), String> {
     for (glob, codes) in config.per_file_ignores.iter().flatten() {
         globset::Glob::new(glob).map_err(|e| format!("`per-file-ignores`: invalid glob `{glob}`: {e}"))?;
         for code in codes {
-            if !crate::registry::is_known_selector(code) {
+            if !crate::codes::is_known_selector(code) {
                 return Err(format!(
                     "`per-file-ignores` for `{glob}`: unknown rule code or prefix `{code}`"
                 ));

@@ -191,6 +191,11 @@ impl Diagnostic {
     }
 }
 
+/// "finding" or "findings".
+pub fn findings_noun(n: usize) -> &'static str {
+    if n == 1 { "finding" } else { "findings" }
+}
+
 /// Longest code quotation (between backquotes) a message keeps whole.
 const MAX_QUOTE: usize = 80;
 

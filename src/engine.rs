@@ -2,6 +2,7 @@
 
 use std::path::Path;
 
+use crate::analysis::Analysis;
 use crate::diagnostic::{CellLocation, Diagnostic, Fix};
 use crate::lang::{self, Surface};
 use crate::registry::{Rule, RuleContext};
@@ -88,10 +89,12 @@ fn lint_documents(
         .any(|r| std::ptr::eq(r.meta(), &crate::rules::UNUSED_SUPPRESSION));
     let mut tracker = crate::rules::Tracker::default();
     for doc in docs {
+        let analysis = Analysis::new(&doc);
         let mut cx = RuleContext {
-            settings,
+            settings: &settings.tables,
             file_name,
             path,
+            analysis: &analysis,
             diagnostics: Vec::new(),
         };
         for rule in rules {

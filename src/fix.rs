@@ -487,7 +487,7 @@ mod tests {
         fn meta(&self) -> &'static crate::registry::RuleMeta {
             &RENAME_META
         }
-        fn triggers(&self, _settings: &Settings) -> Vec<String> {
+        fn triggers(&self, _settings: &crate::tables::Tables) -> Vec<String> {
             Vec::new()
         }
         fn check(&self, doc: &crate::lang::Document, cx: &mut crate::registry::RuleContext) {
@@ -537,7 +537,7 @@ mod tests {
         fn meta(&self) -> &'static crate::registry::RuleMeta {
             &RENAME_META
         }
-        fn triggers(&self, _settings: &Settings) -> Vec<String> {
+        fn triggers(&self, _settings: &crate::tables::Tables) -> Vec<String> {
             Vec::new()
         }
         fn check(&self, doc: &crate::lang::Document, cx: &mut crate::registry::RuleContext) {

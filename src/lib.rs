@@ -2,9 +2,11 @@
 //!
 //! The engine runs walk → read → prefilter → parse → rules → diagnostics → fixes → output.
 
+pub mod analysis;
 pub mod api;
 pub mod cli;
 pub mod clients;
+pub mod codes;
 pub mod config;
 pub mod diagnostic;
 pub mod endpoint;
@@ -25,6 +27,7 @@ pub mod server;
 pub mod settings;
 pub mod source;
 pub mod suppress;
+pub mod tables;
 pub mod verify;
 pub mod walk;
 pub mod write;

@@ -2,15 +2,20 @@
 //! before anything is decoded or parsed.
 //!
 //! A rule runs on a file that holds one of its trigger words and, when the rule has anchors,
-//! one of those too ([`Rule::anchors`]): `temperature` or `mcp` alone, ordinary words of other
-//! code, make no parse; next to a model id or a `FastMCP` import they do.
+//! one of those too ([`Rule::anchors`](crate::registry::Rule::anchors)): `temperature` or `mcp`
+//! alone, ordinary words of other code, make no parse; next to a model id or a `FastMCP` import
+//! they do. The prefilter is given the words, not the rules.
 
 use std::collections::HashMap;
 
 use regex::bytes::Regex;
 
-use crate::registry::Rule;
-use crate::settings::Settings;
+/// The words of one rule: its triggers, and its anchors if it has any.
+#[derive(Debug)]
+pub struct Words {
+    pub triggers: Vec<String>,
+    pub anchors: Option<Vec<String>>,
+}
 
 /// What one rule needs to find in a file: indices into the searched words.
 #[derive(Debug)]
@@ -48,7 +53,8 @@ pub struct Prefilter {
 }
 
 impl Prefilter {
-    pub fn new(rules: &[&'static dyn Rule], settings: &Settings) -> anyhow::Result<Self> {
+    /// The prefilter of rules with these words, one [`Words`] per rule.
+    pub fn new(rules: Vec<Words>) -> anyhow::Result<Self> {
         let mut words: Vec<String> = Vec::new();
         let mut index = |word: String| match words.iter().position(|w| *w == word) {
             Some(i) => i,
@@ -60,8 +66,8 @@ impl Prefilter {
         let mut needs = Vec::with_capacity(rules.len());
         let mut gate: Vec<String> = Vec::new();
         for rule in rules {
-            let trigger_words = rule.triggers(settings);
-            let anchors = rule.anchors(settings);
+            let trigger_words = rule.triggers;
+            let anchors = rule.anchors;
             gate.extend(anchors.clone().unwrap_or_else(|| trigger_words.clone()));
             let triggers: Vec<usize> = trigger_words.into_iter().map(&mut index).collect();
             let anchors = anchors.map(|a| a.into_iter().map(&mut index).collect());
@@ -166,23 +172,24 @@ fn alternation<'a>(words: impl Iterator<Item = &'a String>) -> anyhow::Result<Op
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::config::LoadedConfig;
-    use crate::settings::Overrides;
+    use crate::config::Config;
+    use crate::registry::all_rules;
+    use crate::tables::Tables;
 
-    static SETTINGS: std::sync::LazyLock<Settings> = std::sync::LazyLock::new(|| {
-        Settings::new(
-            &LoadedConfig::default(),
-            Overrides::default(),
-            std::path::Path::new("."),
-        )
-        .expect("built-in settings")
+    /// The prefilter of every rule with the built-in tables, as the settings of a run without a
+    /// configuration build it.
+    static PREFILTER: std::sync::LazyLock<Prefilter> = std::sync::LazyLock::new(|| {
+        let tables = Tables::new(&Config::default(), &[]).expect("built-in tables");
+        let words = all_rules().iter().map(|rule| Words {
+            triggers: rule.triggers(&tables),
+            anchors: rule.anchors(&tables),
+        });
+        Prefilter::new(words.collect()).expect("built-in prefilter")
     });
 
     fn selected(text: &str) -> Vec<&'static str> {
-        let settings = &*SETTINGS;
-        let met = settings.prefilter.select(text.as_bytes());
-        settings
-            .rules
+        let met = PREFILTER.select(text.as_bytes());
+        all_rules()
             .iter()
             .zip(met)
             .filter(|(_, m)| *m)
@@ -214,8 +221,7 @@ mod tests {
         fn the_search_finds_every_word_a_substring_test_finds(
             pieces in proptest::collection::vec((0usize..200, 0usize..40, 0usize..40, "[ .a-z]{0,3}"), 0..12)
         ) {
-            let settings = &*SETTINGS;
-            let words = settings.prefilter.words();
+            let words = PREFILTER.words();
             let mut text = String::new();
             for (word, from, to, glue) in pieces {
                 let word = &words[word % words.len()];
@@ -224,15 +230,15 @@ mod tests {
                 text.push_str(&glue);
             }
             let seen: Vec<bool> = words.iter().map(|w| text.contains(w.as_str())).collect();
-            let expected: Vec<bool> = settings.prefilter.needs.iter().map(|n| n.met(&seen)).collect();
-            proptest::prop_assert_eq!(settings.prefilter.select(text.as_bytes()), expected, "{}", text);
+            let expected: Vec<bool> = PREFILTER.needs.iter().map(|n| n.met(&seen)).collect();
+            proptest::prop_assert_eq!(PREFILTER.select(text.as_bytes()), expected, "{}", text);
         }
     }
 
     #[test]
     fn the_first_stage_is_small_enough_for_the_vectorised_search() {
         // The regex engine's vectorised (Teddy) literal search takes up to 64 words.
-        let n = SETTINGS.prefilter.gate_words;
+        let n = PREFILTER.gate_words;
         assert!((1..=64).contains(&n), "{n} words");
     }
 

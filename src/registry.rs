@@ -1,18 +1,21 @@
 //! The rule registry: every rule's metadata, its documentation page, and rule selection.
 
+use crate::analysis::Analysis;
 use crate::diagnostic::Diagnostic;
 use crate::lang::Document;
-use crate::settings::Settings;
+use crate::tables::Tables;
 
 pub use crate::diagnostic::{FixAvailability, RuleMeta};
 
 /// What a rule gets while checking one document.
 pub struct RuleContext<'a> {
-    pub settings: &'a Settings,
+    pub settings: &'a Tables,
     /// The file's name (`requirements-dev.txt`), for rules that read only some files.
     pub file_name: &'a str,
     /// The file's path as given to the run.
     pub path: &'a std::path::Path,
+    /// What several rules read of the document, worked out once.
+    pub analysis: &'a Analysis<'a>,
     pub diagnostics: Vec<Diagnostic>,
 }
 
@@ -27,13 +30,13 @@ pub trait Rule: Send + Sync {
 
     /// Words of which at least one appears in any file this rule can report on; a file with none
     /// of the enabled rules' words is never parsed.
-    fn triggers(&self, settings: &Settings) -> Vec<String>;
+    fn triggers(&self, settings: &Tables) -> Vec<String>;
 
     /// Words of which one must also appear for the rule to run on a file: the words that tie a
     /// file to the API or the protocol (a call name, a client package, a model id, a tool-server
     /// import), where a rule's own triggers may be ordinary words of other code
     /// (`temperature`, `mcp`). `None`: the triggers alone decide.
-    fn anchors(&self, _settings: &Settings) -> Option<Vec<String>> {
+    fn anchors(&self, _settings: &Tables) -> Option<Vec<String>> {
         None
     }
 
@@ -73,26 +76,8 @@ pub fn find_rule(code: &str) -> Option<&'static dyn Rule> {
         .find(|r| r.meta().code.eq_ignore_ascii_case(code))
 }
 
-/// A selector as written by a user (` mig009`), as interlint compares it (`MIG009`).
-pub fn normalize_selector(selector: &str) -> String {
-    selector.trim().to_ascii_uppercase()
-}
-
-/// A command-line selector: normalized, and known.
-pub fn parse_selector(selector: &str) -> Result<String, String> {
-    let normalized = normalize_selector(selector);
-    if is_known_selector(&normalized) {
-        Ok(normalized)
-    } else {
-        Err(format!(
-            "unknown rule code or prefix `{}` (see `interlint rules`)",
-            selector.trim()
-        ))
-    }
-}
-
-/// The command line's parser of selectors: [`parse_selector`], and the rule codes and their
-/// prefixes as possible values, which shell completions offer.
+/// The command line's parser of selectors: [`parse_selector`](crate::codes::parse_selector), and
+/// the rule codes and their prefixes as possible values, which shell completions offer.
 #[derive(Clone, Copy, Debug)]
 pub struct SelectorParser;
 
@@ -106,7 +91,7 @@ impl clap::builder::TypedValueParser for SelectorParser {
         value: &std::ffi::OsStr,
     ) -> Result<String, clap::Error> {
         clap::builder::StringValueParser::new()
-            .try_map(|s| parse_selector(&s))
+            .try_map(|s| crate::codes::parse_selector(&s))
             .parse_ref(cmd, arg, value)
     }
 
@@ -120,26 +105,6 @@ impl clap::builder::TypedValueParser for SelectorParser {
         });
         Some(Box::new(values))
     }
-}
-
-/// Whether `selector` selects a rule of this version (`ALL`, `MIG`, `MIG009`).
-pub fn selects_a_rule(selector: &str) -> bool {
-    selector == "ALL" || all_rules().iter().any(|r| r.meta().code.starts_with(selector))
-}
-
-/// Whether `selector` names a rule code or a code prefix that interlint knows, now or in its
-/// catalogue (`MIG`, `MIG009`, `MAN001`, `ALL`).
-pub fn is_known_selector(selector: &str) -> bool {
-    if selects_a_rule(selector) {
-        return true;
-    }
-    let Some(digits) = ["MIG", "MAN", "MCP"]
-        .iter()
-        .find_map(|p| selector.strip_prefix(p))
-    else {
-        return false;
-    };
-    digits.len() <= 3 && digits.bytes().all(|b| b.is_ascii_digit())
 }
 
 fn matches(selector: &str, code: &str) -> bool {
@@ -195,6 +160,12 @@ mod tests {
     }
 
     #[test]
+    fn the_codes_are_those_of_the_rules() {
+        let all: Vec<&str> = all_rules().iter().map(|r| r.meta().code).collect();
+        assert_eq!(crate::codes::CODES, all);
+    }
+
+    #[test]
     fn rules_are_told_apart_though_they_are_zero_sized() {
         let rules = all_rules();
         for (i, a) in rules.iter().enumerate() {
@@ -202,16 +173,6 @@ mod tests {
                 assert_eq!(same_rule(*a, *b), i == j, "{} {}", a.meta().code, b.meta().code);
             }
         }
-    }
-
-    #[test]
-    fn selectors() {
-        assert!(is_known_selector("MIG"));
-        assert!(is_known_selector("MIG001"));
-        assert!(is_known_selector("ALL"));
-        assert!(!is_known_selector("XYZ"));
-        assert!(!is_known_selector("MIG0001"));
-        assert!(!is_known_selector("mig009"));
     }
 
     #[test]

@@ -4,14 +4,11 @@ use std::path::{Path, PathBuf};
 
 use globset::{Glob, GlobMatcher, GlobSet, GlobSetBuilder};
 
-use crate::clients::Clients;
 use crate::config::LoadedConfig;
-use crate::models::{ModelMatcher, ModelTable};
-use crate::prefilter::Prefilter;
+use crate::prefilter::{Prefilter, Words};
 use crate::registry::{self, Rule};
-use crate::request_fields::RequestFields;
+use crate::tables::Tables;
 
-pub const DEFAULT_PREFIXES: &[&str] = &["model", "gemini"];
 pub const DEFAULT_MAX_FILE_SIZE: u64 = 10 * 1024 * 1024;
 /// Folders of tools' caches and environments, never walked unless `exclude` replaces the list.
 /// Hidden files are walked otherwise: `.env` files and CI workflows hold model ids.
@@ -52,14 +49,8 @@ pub struct Overrides {
 }
 
 pub struct Settings {
-    pub models: ModelTable,
-    /// Brand prefixes of model ids (`model`, `gemini`).
-    pub prefixes: Vec<String>,
-    pub fields: RequestFields,
-    pub clients: Clients,
-    /// MIG011's requirement pattern, built from `clients` on first use.
-    pub requirement_pattern: std::sync::OnceLock<Option<regex::Regex>>,
-    pub matcher: ModelMatcher,
+    /// What the rules read: the model, request-field and client tables.
+    pub tables: Tables,
     pub rules: Vec<&'static dyn Rule>,
     /// One search for the trigger words and anchors of every enabled rule.
     pub prefilter: Prefilter,
@@ -79,16 +70,7 @@ pub struct Settings {
 impl Settings {
     pub fn new(loaded: &LoadedConfig, overrides: Overrides, cwd: &Path) -> anyhow::Result<Self> {
         let config = &loaded.config;
-        let mut models = ModelTable::builtin()?;
-        models.extend(config.model.clone().unwrap_or_default());
-        let prefixes: Vec<String> = if !overrides.model_prefixes.is_empty() {
-            overrides.model_prefixes.clone()
-        } else if let Some(p) = &config.model_prefixes {
-            p.clone()
-        } else {
-            DEFAULT_PREFIXES.iter().map(|s| s.to_string()).collect()
-        };
-        let matcher = ModelMatcher::new(&models, &prefixes)?;
+        let tables = Tables::new(config, &overrides.model_prefixes)?;
         // As in ruff, a `--select` on the command line starts the selection afresh (the
         // configuration's `select`, `extend-select` and `ignore` are dropped); otherwise the
         // command line's `--extend-select` and `--ignore` add to the configuration's.
@@ -128,19 +110,8 @@ impl Settings {
         for (glob, codes) in config.per_file_ignores.iter().flatten() {
             per_file_ignores.push((Glob::new(glob)?.compile_matcher(), codes.clone()));
         }
-        let mut fields = RequestFields::builtin()?;
-        fields.extend(config.request_field.clone().unwrap_or_default());
-        let clients = match &config.clients {
-            Some(c) => c.clone(),
-            None => Clients::builtin()?,
-        };
         let mut settings = Settings {
-            models,
-            prefixes,
-            fields,
-            clients,
-            requirement_pattern: std::sync::OnceLock::new(),
-            matcher,
+            tables,
             rules,
             prefilter: Prefilter::default(),
             exclude: exclude.build()?,
@@ -158,19 +129,12 @@ impl Settings {
                 .or(config.max_file_size)
                 .unwrap_or(DEFAULT_MAX_FILE_SIZE),
         };
-        settings.prefilter = Prefilter::new(&settings.rules, &settings)?;
+        let words = settings.rules.iter().map(|rule| Words {
+            triggers: rule.triggers(&settings.tables),
+            anchors: rule.anchors(&settings.tables),
+        });
+        settings.prefilter = Prefilter::new(words.collect())?;
         Ok(settings)
-    }
-
-    /// Whether a model id (as written, perhaps `models/...` or versioned) is of the newest
-    /// generation, with any configured brand prefix.
-    pub fn is_newest_generation(&self, id: &str) -> bool {
-        let id = id.strip_prefix("models/").unwrap_or(id);
-        self.models.newest_generation.iter().any(|newest| {
-            self.prefixes
-                .iter()
-                .any(|p| crate::models::with_prefix(newest, p) == id)
-        })
     }
 
     /// The rules among `rules` to run on a file: those its bytes hold the words of

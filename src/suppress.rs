@@ -32,7 +32,7 @@ fn codes(captures: &regex::Captures) -> Option<Vec<String>> {
 /// The codes between a directive's brackets (`MIG009, mig001`), as interlint compares them.
 pub(crate) fn code_list(list: &str) -> Vec<String> {
     list.split(',')
-        .map(crate::registry::normalize_selector)
+        .map(crate::codes::normalize_selector)
         .filter(|c| !c.is_empty())
         .collect()
 }
@@ -60,7 +60,7 @@ pub fn problems(text: &str) -> Vec<(usize, String)> {
             Some((list, after)) => {
                 let unknown: Vec<String> = code_list(list)
                     .into_iter()
-                    .filter(|c| !crate::registry::selects_a_rule(c))
+                    .filter(|c| !crate::codes::selects_a_rule(c))
                     .collect();
                 if !unknown.is_empty() {
                     Some(format!(
@@ -90,7 +90,7 @@ pub fn problems(text: &str) -> Vec<(usize, String)> {
                 let looks_like_codes = !words.is_empty()
                     && words
                         .iter()
-                        .all(|w| crate::registry::is_known_selector(&crate::registry::normalize_selector(w)));
+                        .all(|w| crate::codes::is_known_selector(&crate::codes::normalize_selector(w)));
                 // (A code of the catalogue counts here: the brackets are what is missing.)
                 let meant = format!("interlint: {kind}[{}]", words.join(","));
                 match (looks_like_codes, kind) {

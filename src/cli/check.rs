@@ -229,11 +229,18 @@ pub(super) fn check_paths(args: &CheckArgs, settings: &Settings, cwd: &Path) -> 
 /// `Added N interlint: ignore directives.` on stderr; the exit status says whether findings
 /// were left without one.
 fn noqa_summary(reports: &[FileReport], had_error: bool, args: &CheckArgs) -> u8 {
-    let (added, left) = crate::noqa::totals(reports);
+    let (added, left) = noqa_totals(reports);
     if !args.quiet {
         eprintln!("{}", crate::noqa::summary(added, left));
     }
     exit_code(had_error, left > 0, args.exit_zero)
+}
+
+/// The comments added and the findings left over a run.
+fn noqa_totals(reports: &[FileReport]) -> (usize, usize) {
+    reports.iter().fold((0, 0), |(added, left), r| {
+        (added + r.directives_added, left + r.diagnostics.len())
+    })
 }
 
 /// Removes the temporary files of a fix run that was killed half-way (its files hold their
@@ -334,7 +341,7 @@ fn write_diff(out: &mut dyn Write, report: &FileReport, cwd: &Path) -> io::Resul
 }
 
 fn diff_summary(counts: &Counts) -> String {
-    let noun = output::findings_noun;
+    let noun = crate::diagnostic::findings_noun;
     match (counts.fixed, counts.findings) {
         (0, 0) => "No findings.".to_string(),
         (0, r) => format!("No fixes available ({r} {} remaining).", noun(r)),

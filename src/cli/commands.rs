@@ -6,6 +6,7 @@ use std::path::Path;
 use clap::CommandFactory;
 
 use super::{Cli, EXIT_CLEAN, RulesFormat};
+use crate::codes;
 use crate::registry::{self, all_rules};
 use crate::settings::{Overrides, Settings};
 
@@ -107,7 +108,7 @@ pub(super) fn explain(code: &str) -> anyhow::Result<u8> {
         out.flush()?;
         return Ok(EXIT_CLEAN);
     }
-    let selector = registry::normalize_selector(code);
+    let selector = codes::normalize_selector(code);
     // A prefix (`MIG`, `MCP00`): the rules it selects.
     let rules: Vec<_> = all_rules()
         .iter()
@@ -126,7 +127,7 @@ pub(super) fn explain(code: &str) -> anyhow::Result<u8> {
         out.flush()?;
         return Ok(EXIT_CLEAN);
     }
-    if registry::is_known_selector(&selector) {
+    if codes::is_known_selector(&selector) {
         anyhow::bail!(
             "rule {selector} is in the catalogue but not implemented in this version; `interlint rules` lists the rules there are"
         )

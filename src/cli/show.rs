@@ -23,7 +23,7 @@ pub(super) fn settings(
     writeln!(out, "globs are relative to: {}", settings.root.display())?;
     let rules: Vec<&str> = settings.rules.iter().map(|r| r.meta().code).collect();
     writeln!(out, "rules ({}): {}", rules.len(), list(&rules))?;
-    writeln!(out, "model prefixes: {}", list(&settings.prefixes))?;
+    writeln!(out, "model prefixes: {}", list(&settings.tables.prefixes))?;
     writeln!(out, "max file size: {} bytes", settings.max_file_size)?;
     writeln!(out, "exclude: {}", list(&settings.exclude_globs))?;
     writeln!(out, "never walked: {}", list(crate::settings::VCS_FOLDERS))?;
@@ -32,8 +32,8 @@ pub(super) fn settings(
         .map(|(glob, codes)| format!("{glob} = {}", codes.join(", ")))
         .collect();
     writeln!(out, "per-file ignores: {}", list(&per_file))?;
-    writeln!(out, "models ({}):", settings.models.entries.len())?;
-    for entry in &settings.models.entries {
+    writeln!(out, "models ({}):", settings.tables.models.entries.len())?;
+    for entry in &settings.tables.models.entries {
         writeln!(
             out,
             "  {} ({}) -> {}",
@@ -45,7 +45,7 @@ pub(super) fn settings(
     writeln!(
         out,
         "newest generation: {}",
-        list(&settings.models.newest_generation)
+        list(&settings.tables.models.newest_generation)
     )?;
     out.flush()?;
     Ok(EXIT_CLEAN)

@@ -376,10 +376,6 @@ pub struct Document {
     /// What the document does with the API; computed on first use (or, for a notebook cell,
     /// with what the earlier cells bound).
     facts: OnceLock<Facts>,
-    /// What the document registers as a tool server, if it is one; computed on first use.
-    tool_server: OnceLock<Option<crate::mcp::ToolServer>>,
-    /// The benchmark-manifest violations of the document, computed once for the seven MAN rules.
-    manifest_violations: OnceLock<Vec<crate::manifest::Violation>>,
     /// For a code cell of a notebook: the module its cells make, and where this cell starts in
     /// the module's text.
     pub module: Option<(std::rc::Rc<Module>, usize)>,
@@ -504,8 +500,6 @@ impl Document {
             magics: Vec::new(),
             prompts: Vec::new(),
             facts: OnceLock::new(),
-            tool_server: OnceLock::new(),
-            manifest_violations: OnceLock::new(),
             module: None,
         }
     }
@@ -525,40 +519,6 @@ impl Document {
             (Surface::Rust, Syntax::Rust(file)) => rust_requests::facts(file, &self.text),
             _ => Facts::default(),
         })
-    }
-
-    /// What the document registers and does as a Model Context Protocol tool server; `None`
-    /// when it is not one (or is embedded in another file: a code block, a notebook cell).
-    pub fn tool_server(&self) -> Option<&crate::mcp::ToolServer> {
-        self.tool_server
-            .get_or_init(|| {
-                let conventions = crate::mcp::conventions()?;
-                if self.map.is_some()
-                    || !conventions
-                        .server_words
-                        .iter()
-                        .any(|w| self.text.contains(w.as_str()))
-                {
-                    return None;
-                }
-                match (&self.surface, &self.syntax) {
-                    (Surface::Python, Syntax::TreeSitter(tree)) => {
-                        python::mcp::tool_server(tree, &self.text, &conventions.api_key_suffix)
-                    }
-                    (Surface::JavaScript | Surface::TypeScript | Surface::Tsx, Syntax::TreeSitter(tree)) => {
-                        javascript::mcp::tool_server(tree, &self.text, &conventions.api_key_suffix)
-                    }
-                    _ => None,
-                }
-            })
-            .as_ref()
-    }
-
-    /// Every violated constraint of the document read as a benchmark manifest (whether it is
-    /// one depends on the file's name: ask `manifest::is_manifest` first).
-    pub fn manifest_violations(&self) -> &[crate::manifest::Violation] {
-        self.manifest_violations
-            .get_or_init(|| crate::manifest::violations(self))
     }
 
     /// Sets the facts computed with a context the document alone does not have.

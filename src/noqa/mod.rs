@@ -20,7 +20,6 @@ use std::path::Path;
 use crate::diagnostic::{Diagnostic, Edit};
 use crate::lang::Surface;
 use crate::registry::Rule;
-use crate::run::FileReport;
 use crate::settings::Settings;
 use crate::source::LineEnding;
 
@@ -240,14 +239,7 @@ pub fn left_warning(left: &[(Diagnostic, Reason)]) -> Option<String> {
 }
 
 fn findings(n: usize) -> String {
-    format!("{n} {}", crate::output::findings_noun(n))
-}
-
-/// The comments added and the findings left over a run.
-pub fn totals(reports: &[FileReport]) -> (usize, usize) {
-    reports.iter().fold((0, 0), |(added, left), r| {
-        (added + r.directives_added, left + r.diagnostics.len())
-    })
+    format!("{n} {}", crate::diagnostic::findings_noun(n))
 }
 
 /// The run's last line, as ruff words it.

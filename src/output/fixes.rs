@@ -13,7 +13,7 @@ pub fn write_fixes(out: &mut dyn Write, reports: &[FileReport], cwd: &Path, woul
     if total == 0 {
         return writeln!(out, "{verb} nothing.");
     }
-    writeln!(out, "{verb} {total} {}:", super::findings_noun(total))?;
+    writeln!(out, "{verb} {total} {}:", crate::diagnostic::findings_noun(total))?;
     for report in reports.iter().filter(|r| !r.fixed.is_empty()) {
         writeln!(out, "- {}:", display_path(&report.path, cwd))?;
         let mut rules: BTreeMap<(&str, &str), usize> = BTreeMap::new();

@@ -7,8 +7,8 @@
 use crate::diagnostic::{Diagnostic, Edit, Fix, Severity};
 use crate::lang::Document;
 use crate::registry::{FixAvailability, Rule, RuleContext, RuleMeta};
-use crate::settings::Settings;
 use crate::suppress::{Directive, LineDirectives};
+use crate::tables::Tables;
 
 pub struct UnusedSuppression;
 
@@ -28,7 +28,7 @@ impl Rule for UnusedSuppression {
     }
 
     /// Only files that hold a directive: in others there is nothing to judge.
-    fn triggers(&self, _settings: &Settings) -> Vec<String> {
+    fn triggers(&self, _settings: &Tables) -> Vec<String> {
         vec!["interlint:".to_string()]
     }
 
@@ -107,7 +107,7 @@ impl Tracker {
                     let unused: Vec<&String> = codes
                         .iter()
                         .filter(|c| {
-                            judged(c) && crate::registry::selects_a_rule(c) && !directive.used.contains(*c)
+                            judged(c) && crate::codes::selects_a_rule(c) && !directive.used.contains(*c)
                         })
                         .collect();
                     if unused.is_empty() {

@@ -8,7 +8,7 @@ use std::ops::Range;
 use crate::api::{Call, LegacyUnit};
 use crate::diagnostic::Edit;
 use crate::lang::{Document, Module};
-use crate::settings::Settings;
+use crate::tables::Tables;
 
 use super::request::{Dialect, place_entries};
 
@@ -46,11 +46,7 @@ pub fn unit_of<'d>(call: &Call, doc: &'d Document) -> Option<Found<'d>> {
 
 /// The edits migrating the unit (in the file's offsets when `in_file`), or why it cannot be
 /// migrated.
-pub fn rewrite_unit(
-    found: &Found,
-    dialect: Dialect,
-    settings: &Settings,
-) -> Result<(Vec<Edit>, bool), String> {
+pub fn rewrite_unit(found: &Found, dialect: Dialect, settings: &Tables) -> Result<(Vec<Edit>, bool), String> {
     let unit = found.unit;
     if let Some(reason) = &unit.blocked {
         return Err(reason.clone());
@@ -185,7 +181,7 @@ pub fn with_unit_fix(
     diagnostic: crate::diagnostic::Diagnostic,
     call: &Call,
     doc: &Document,
-    settings: &Settings,
+    settings: &Tables,
     advice: &str,
 ) -> crate::diagnostic::Diagnostic {
     match unit_of(call, doc) {
@@ -216,7 +212,7 @@ pub fn with_unit_fix(
 
 /// Why a legacy model's request belongs to no unit: the model comes from another SDK of the same
 /// shape (Vertex AI's), or is not made in the module from a binding of the legacy package.
-fn no_unit_reason(call: &Call, doc: &Document, settings: &Settings) -> String {
+fn no_unit_reason(call: &Call, doc: &Document, settings: &Tables) -> String {
     let text = match &doc.module {
         Some((module, _)) => module.doc.text.as_str(),
         None => doc.text.as_str(),

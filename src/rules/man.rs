@@ -20,7 +20,7 @@ pub fn report(meta: &'static RuleMeta, doc: &Document, cx: &mut RuleContext) {
     if !manifest::is_manifest(doc, cx.file_name) {
         return;
     }
-    for v in doc.manifest_violations() {
+    for v in cx.analysis.manifest_violations() {
         if v.code != meta.code {
             continue;
         }

@@ -2,7 +2,7 @@
 
 use crate::lang::Document;
 use crate::registry::{FixAvailability, Rule, RuleContext, RuleMeta};
-use crate::settings::Settings;
+use crate::tables::Tables;
 
 pub struct ManifestMissingField;
 
@@ -21,7 +21,7 @@ impl Rule for ManifestMissingField {
         &META
     }
 
-    fn triggers(&self, _settings: &Settings) -> Vec<String> {
+    fn triggers(&self, _settings: &Tables) -> Vec<String> {
         super::man::triggers()
     }
 

@@ -1,6 +1,7 @@
 //! What the MCP rules share: the tool-server facts of a document and the conventions of
 //! `rules/mcp.toml`.
 
+use crate::analysis::Analysis;
 use crate::lang::{Document, Surface};
 use crate::mcp::{Conventions, ToolServer, conventions};
 
@@ -19,25 +20,25 @@ pub fn anchors() -> Option<Vec<String>> {
 }
 
 /// The document's tool server and the conventions, when the document is a tool server.
-pub fn server(doc: &Document) -> Option<(&ToolServer, &'static Conventions)> {
-    Some((doc.tool_server()?, conventions()?))
+pub fn server<'a>(analysis: &'a Analysis) -> Option<(&'a ToolServer, &'static Conventions)> {
+    Some((analysis.tool_server()?, conventions()?))
 }
 
 /// The document's tool server, when the file runs it as a process (over stdio or HTTP): the
 /// rules of a server's own conventions (MCP008-MCP012) do not read tests and samples that build
 /// a server in memory to exercise a framework, which leave the conventions out on purpose.
-pub fn served(doc: &Document) -> Option<(&ToolServer, &'static Conventions)> {
-    server(doc).filter(|(s, _)| s.serves)
+pub fn served<'a>(analysis: &'a Analysis) -> Option<(&'a ToolServer, &'static Conventions)> {
+    server(analysis).filter(|(s, _)| s.serves)
 }
 
 /// The `triggers` and `anchors` of an MCP rule: the words of tool-server files.
 macro_rules! tool_server_words {
     () => {
-        fn triggers(&self, _settings: &crate::settings::Settings) -> Vec<String> {
+        fn triggers(&self, _settings: &crate::tables::Tables) -> Vec<String> {
             super::mcp::triggers()
         }
 
-        fn anchors(&self, _settings: &crate::settings::Settings) -> Option<Vec<String>> {
+        fn anchors(&self, _settings: &crate::tables::Tables) -> Option<Vec<String>> {
             super::mcp::anchors()
         }
     };

@@ -24,7 +24,7 @@ impl Rule for ToolDescription {
     super::mcp::tool_server_words!();
 
     fn check(&self, doc: &Document, cx: &mut RuleContext) {
-        let Some((server, conventions)) = super::mcp::server(doc) else {
+        let Some((server, conventions)) = super::mcp::server(cx.analysis) else {
             return;
         };
         for tool in &server.tools {

@@ -23,8 +23,8 @@ impl Rule for UpstreamTimeout {
 
     super::mcp::tool_server_words!();
 
-    fn check(&self, doc: &Document, cx: &mut RuleContext) {
-        let Some((server, conventions)) = super::mcp::server(doc) else {
+    fn check(&self, _doc: &Document, cx: &mut RuleContext) {
+        let Some((server, conventions)) = super::mcp::server(cx.analysis) else {
             return;
         };
         for call in &server.untimed_calls {

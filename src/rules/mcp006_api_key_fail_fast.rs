@@ -27,7 +27,7 @@ impl Rule for ApiKeyFailFast {
     fn check(&self, doc: &Document, cx: &mut RuleContext) {
         // A client sample or a test that builds a server in memory is not a process that starts
         // without its credential.
-        let Some((server, conventions)) = super::mcp::server(doc).filter(|(s, _)| s.serves) else {
+        let Some((server, conventions)) = super::mcp::server(cx.analysis).filter(|(s, _)| s.serves) else {
             return;
         };
         let mut reported: Vec<&str> = Vec::new();

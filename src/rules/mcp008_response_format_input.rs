@@ -23,8 +23,8 @@ impl Rule for ResponseFormatInput {
 
     super::mcp::tool_server_words!();
 
-    fn check(&self, doc: &Document, cx: &mut RuleContext) {
-        let Some((server, conventions)) = super::mcp::served(doc) else {
+    fn check(&self, _doc: &Document, cx: &mut RuleContext) {
+        let Some((server, conventions)) = super::mcp::served(cx.analysis) else {
             return;
         };
         let formats = &conventions.response_formats;

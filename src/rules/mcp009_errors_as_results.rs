@@ -24,7 +24,7 @@ impl Rule for ErrorsAsResults {
     super::mcp::tool_server_words!();
 
     fn check(&self, doc: &Document, cx: &mut RuleContext) {
-        let Some((server, conventions)) = super::mcp::served(doc) else {
+        let Some((server, conventions)) = super::mcp::served(cx.analysis) else {
             return;
         };
         let prefix = conventions.error_prefix.as_str();

@@ -5,7 +5,7 @@ use crate::diagnostic::{Applicability, Diagnostic, Edit, Fix, Severity};
 use crate::lang::Document;
 use crate::registry::{FixAvailability, Rule, RuleContext, RuleMeta};
 use crate::request_fields::snake_case;
-use crate::settings::Settings;
+use crate::tables::Tables;
 
 use super::request::{Dialect, rewrite_found_call};
 
@@ -26,7 +26,7 @@ impl Rule for CreateContentCall {
         &META
     }
 
-    fn triggers(&self, _settings: &Settings) -> Vec<String> {
+    fn triggers(&self, _settings: &Tables) -> Vec<String> {
         vec![
             "generate_content".into(),
             "generateContent".into(),
@@ -34,7 +34,7 @@ impl Rule for CreateContentCall {
         ]
     }
 
-    fn anchors(&self, settings: &Settings) -> Option<Vec<String>> {
+    fn anchors(&self, settings: &Tables) -> Option<Vec<String>> {
         super::request::anchors(settings)
     }
 

@@ -5,7 +5,7 @@ use crate::api::{Origin, ReadKind};
 use crate::diagnostic::{Applicability, Diagnostic, Edit, Fix, Severity};
 use crate::lang::Document;
 use crate::registry::{FixAvailability, Rule, RuleContext, RuleMeta};
-use crate::settings::Settings;
+use crate::tables::Tables;
 
 use super::request::Dialect;
 
@@ -26,7 +26,7 @@ impl Rule for ResponseText {
         &META
     }
 
-    fn triggers(&self, _settings: &Settings) -> Vec<String> {
+    fn triggers(&self, _settings: &Tables) -> Vec<String> {
         [
             "generate_content",
             "generateContent",
@@ -39,7 +39,7 @@ impl Rule for ResponseText {
         .to_vec()
     }
 
-    fn anchors(&self, settings: &Settings) -> Option<Vec<String>> {
+    fn anchors(&self, settings: &Tables) -> Option<Vec<String>> {
         super::request::anchors(settings)
     }
 

@@ -4,7 +4,7 @@ use crate::api::{CallKind, ValueKind};
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::lang::Document;
 use crate::registry::{FixAvailability, Rule, RuleContext, RuleMeta};
-use crate::settings::Settings;
+use crate::tables::Tables;
 
 use super::request::Dialect;
 
@@ -33,7 +33,7 @@ impl Rule for ChatHistory {
         &META
     }
 
-    fn triggers(&self, _settings: &Settings) -> Vec<String> {
+    fn triggers(&self, _settings: &Tables) -> Vec<String> {
         [
             "chats",
             "start_chat",
@@ -47,7 +47,7 @@ impl Rule for ChatHistory {
         .to_vec()
     }
 
-    fn anchors(&self, settings: &Settings) -> Option<Vec<String>> {
+    fn anchors(&self, settings: &Tables) -> Option<Vec<String>> {
         super::request::anchors(settings)
     }
 

@@ -5,7 +5,7 @@ use crate::diagnostic::{Applicability, Diagnostic, Edit, Fix, Severity};
 use crate::lang::Document;
 use crate::registry::{FixAvailability, Rule, RuleContext, RuleMeta};
 use crate::request_fields::snake_case;
-use crate::settings::Settings;
+use crate::tables::Tables;
 
 use super::request::{Dialect, config_map, rewrite_found_call};
 use super::structured_output::STRUCTURED_OUTPUT_KEYS;
@@ -27,7 +27,7 @@ impl Rule for ResponseFormatPlacement {
         &META
     }
 
-    fn triggers(&self, _settings: &Settings) -> Vec<String> {
+    fn triggers(&self, _settings: &Tables) -> Vec<String> {
         [
             "response_mime_type",
             "response_schema",
@@ -40,7 +40,7 @@ impl Rule for ResponseFormatPlacement {
         .to_vec()
     }
 
-    fn anchors(&self, settings: &Settings) -> Option<Vec<String>> {
+    fn anchors(&self, settings: &Tables) -> Option<Vec<String>> {
         super::request::anchors(settings)
     }
 

@@ -6,7 +6,7 @@ use crate::endpoint::MATCHER;
 use crate::lang::recorded::{self, Record, TextUrl};
 use crate::lang::{Document, Surface};
 use crate::registry::{FixAvailability, Rule, RuleContext, RuleMeta};
-use crate::settings::Settings;
+use crate::tables::Tables;
 
 use super::request::{Dialect, rewrite_found_call};
 
@@ -30,7 +30,7 @@ impl Rule for StreamingCall {
         &META
     }
 
-    fn triggers(&self, _settings: &Settings) -> Vec<String> {
+    fn triggers(&self, _settings: &Tables) -> Vec<String> {
         // A chat streams too: `chat.send_message(..., stream=True)`, `chat.sendMessageStream(...)`;
         // and the chunks read from a stream already sent to `interactions.create` are reported.
         let mut words: Vec<String> = [
@@ -46,7 +46,7 @@ impl Rule for StreamingCall {
         words
     }
 
-    fn anchors(&self, settings: &Settings) -> Option<Vec<String>> {
+    fn anchors(&self, settings: &Tables) -> Option<Vec<String>> {
         super::request::anchors(settings)
     }
 

@@ -4,7 +4,7 @@ use crate::api::ReadKind;
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::lang::Document;
 use crate::registry::{FixAvailability, Rule, RuleContext, RuleMeta};
-use crate::settings::Settings;
+use crate::tables::Tables;
 
 pub struct FunctionCallParts;
 
@@ -23,11 +23,11 @@ impl Rule for FunctionCallParts {
         &META
     }
 
-    fn triggers(&self, _settings: &Settings) -> Vec<String> {
+    fn triggers(&self, _settings: &Tables) -> Vec<String> {
         vec!["function_call".into(), "functionCall".into()]
     }
 
-    fn anchors(&self, settings: &Settings) -> Option<Vec<String>> {
+    fn anchors(&self, settings: &Tables) -> Option<Vec<String>> {
         super::request::anchors(settings)
     }
 

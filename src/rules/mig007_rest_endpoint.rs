@@ -10,7 +10,7 @@ use crate::endpoint::{MATCHER, PredecessorUrl};
 use crate::lang::recorded::{self, Record, TextUrl};
 use crate::lang::{Document, Surface};
 use crate::registry::{FixAvailability, Rule, RuleContext, RuleMeta};
-use crate::settings::Settings;
+use crate::tables::Tables;
 
 use super::request::rewrite_rest_body;
 
@@ -31,7 +31,7 @@ impl Rule for RestEndpoint {
         &META
     }
 
-    fn triggers(&self, _settings: &Settings) -> Vec<String> {
+    fn triggers(&self, _settings: &Tables) -> Vec<String> {
         let endpoint = &MATCHER.endpoint;
         let mut words: Vec<String> = endpoint
             .predecessor
@@ -46,7 +46,7 @@ impl Rule for RestEndpoint {
         words
     }
 
-    fn anchors(&self, settings: &Settings) -> Option<Vec<String>> {
+    fn anchors(&self, settings: &Tables) -> Option<Vec<String>> {
         super::request::anchors(settings)
     }
 

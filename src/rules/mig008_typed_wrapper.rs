@@ -5,7 +5,7 @@ use crate::clients::Packages;
 use crate::diagnostic::{Applicability, Diagnostic, Edit, Fix, Severity};
 use crate::lang::Document;
 use crate::registry::{FixAvailability, Rule, RuleContext, RuleMeta};
-use crate::settings::Settings;
+use crate::tables::Tables;
 
 use super::request::Dialect;
 
@@ -29,7 +29,7 @@ impl Rule for TypedWrapper {
         &META
     }
 
-    fn triggers(&self, settings: &Settings) -> Vec<String> {
+    fn triggers(&self, settings: &Tables) -> Vec<String> {
         // A wrapper is reported where the client is imported, where it goes into a request, and
         // (a request type) wherever it is built: a snippet may use `types` without its import.
         let mut words: Vec<String> = ["genai", "generative-ai", "generate_content", "generateContent"]
@@ -41,7 +41,7 @@ impl Rule for TypedWrapper {
         words
     }
 
-    fn anchors(&self, settings: &Settings) -> Option<Vec<String>> {
+    fn anchors(&self, settings: &Tables) -> Option<Vec<String>> {
         super::request::anchors(settings)
     }
 

@@ -7,7 +7,7 @@ use crate::lang::Document;
 use crate::lang::keys::sibling_keys;
 use crate::models::{ModelStatus, with_prefix};
 use crate::registry::{FixAvailability, Rule, RuleContext, RuleMeta};
-use crate::settings::Settings;
+use crate::tables::Tables;
 
 pub struct DeprecatedModelId;
 
@@ -26,7 +26,7 @@ impl Rule for DeprecatedModelId {
         &META
     }
 
-    fn triggers(&self, settings: &Settings) -> Vec<String> {
+    fn triggers(&self, settings: &Tables) -> Vec<String> {
         settings.matcher.spellings.clone()
     }
 
@@ -135,7 +135,7 @@ struct KeyCollision {
     existing: bool,
 }
 
-fn key_collisions(doc: &Document, settings: &Settings, ranges: &[Range<usize>]) -> Vec<KeyCollision> {
+fn key_collisions(doc: &Document, settings: &Tables, ranges: &[Range<usize>]) -> Vec<KeyCollision> {
     let mut collisions = Vec::new();
     for group in sibling_keys(doc, ranges) {
         let after: Vec<String> = group

@@ -6,7 +6,7 @@ use crate::diagnostic::{Applicability, Diagnostic, Edit, Fix, Severity};
 use crate::lang::Document;
 use crate::registry::{FixAvailability, Rule, RuleContext, RuleMeta};
 use crate::request_fields::{camel_case, snake_case};
-use crate::settings::Settings;
+use crate::tables::Tables;
 
 use super::request::{Dialect, config_map, is_newest, removal_edits, thinking_budget};
 
@@ -27,13 +27,13 @@ impl Rule for NewestGenerationFields {
         &META
     }
 
-    fn triggers(&self, _settings: &Settings) -> Vec<String> {
+    fn triggers(&self, _settings: &Tables) -> Vec<String> {
         ["temperature", "top_p", "top_k", "topP", "topK", "thinking"]
             .map(String::from)
             .to_vec()
     }
 
-    fn anchors(&self, settings: &Settings) -> Option<Vec<String>> {
+    fn anchors(&self, settings: &Tables) -> Option<Vec<String>> {
         super::request::anchors(settings)
     }
 

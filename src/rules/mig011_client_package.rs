@@ -9,7 +9,7 @@ use crate::clients::{compare_versions, normalize_python_name, version_numbers};
 use crate::diagnostic::{Applicability, Diagnostic, Edit, Fix, Severity};
 use crate::lang::{Document, Surface};
 use crate::registry::{FixAvailability, Rule, RuleContext, RuleMeta};
-use crate::settings::Settings;
+use crate::tables::Tables;
 
 pub struct ClientPackage;
 
@@ -28,7 +28,7 @@ impl Rule for ClientPackage {
         &META
     }
 
-    fn triggers(&self, settings: &Settings) -> Vec<String> {
+    fn triggers(&self, settings: &Tables) -> Vec<String> {
         super::request::client_words(settings)
     }
 
@@ -295,7 +295,7 @@ fn package_json(doc: &Document, cx: &mut RuleContext) {
 
 /// A requirement naming a client package: `name[extras] specifier` (pip, PEP 621) or
 /// `name = "spec"` / `name = { version = "spec" }` (Poetry).
-fn requirement_pattern(settings: &Settings) -> Option<Regex> {
+fn requirement_pattern(settings: &Tables) -> Option<Regex> {
     let p = &settings.clients.python;
     let names: Vec<String> = p
         .current
@@ -427,7 +427,7 @@ pub(crate) const OWN_CURRENT_CODE: &str = "this is the client package's own code
 /// Whether the file is the legacy client package's own code or tests (in the package's own
 /// project, under its source or a test folder), where the legacy client is used by design. Its
 /// samples and docs are not: they show how to call the API and migrate like any user's code.
-pub(crate) fn in_legacy_project(path: &std::path::Path, settings: &Settings, python: bool) -> bool {
+pub(crate) fn in_legacy_project(path: &std::path::Path, settings: &Tables, python: bool) -> bool {
     let packages = &settings.clients;
     if python {
         in_package_project(path, &packages.python.legacy_modules, &[], true)

@@ -5,7 +5,7 @@ use crate::api::ReadKind;
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::lang::Document;
 use crate::registry::{FixAvailability, Rule, RuleContext, RuleMeta};
-use crate::settings::Settings;
+use crate::tables::Tables;
 
 pub struct GroundingMetadata;
 
@@ -27,11 +27,11 @@ impl Rule for GroundingMetadata {
         &META
     }
 
-    fn triggers(&self, _settings: &Settings) -> Vec<String> {
+    fn triggers(&self, _settings: &Tables) -> Vec<String> {
         FIELD.map(String::from).to_vec()
     }
 
-    fn anchors(&self, settings: &Settings) -> Option<Vec<String>> {
+    fn anchors(&self, settings: &Tables) -> Option<Vec<String>> {
         super::request::anchors(settings)
     }
 

@@ -7,7 +7,7 @@ use crate::api::{Call, CallKind, Entry, Facts, MapValue, ModelRef, Value, ValueK
 use crate::diagnostic::Edit;
 use crate::lang::{Document, Surface};
 use crate::request_fields::{Place, RequestField, snake_case};
-use crate::settings::Settings;
+use crate::tables::Tables as Settings;
 
 /// How a language writes the pieces of a request.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -330,7 +330,7 @@ fn selectors(args: &Arguments, key: &str) -> Result<Option<Vec<String>>, String>
         return Ok(None);
     };
     list.iter()
-        .map(|s| crate::registry::parse_selector(s).map_err(|e| format!("{key}: {e}")))
+        .map(|s| crate::codes::parse_selector(s).map_err(|e| format!("{key}: {e}")))
         .collect::<Result<Vec<_>, _>>()
         .map(Some)
 }
@@ -595,7 +595,7 @@ fn rules(args: &Arguments) -> Result<String, String> {
     let prefix = args
         .get("select")
         .and_then(Value::as_str)
-        .map(crate::registry::normalize_selector)
+        .map(crate::codes::normalize_selector)
         .unwrap_or_default();
     let metas: Vec<&crate::registry::RuleMeta> = crate::registry::all_rules()
         .iter()

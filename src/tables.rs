@@ -1,0 +1,64 @@
+//! What the rules read of the settings: the model table and brand prefixes, the request-field
+//! and client-package tables, built in and extended or replaced by the configuration. A rule
+//! gets these and nothing else of the run's [`Settings`](crate::settings::Settings), which hold
+//! the rules themselves.
+
+use crate::clients::Clients;
+use crate::config::Config;
+use crate::models::{ModelMatcher, ModelTable};
+use crate::request_fields::RequestFields;
+
+pub const DEFAULT_PREFIXES: &[&str] = &["model", "gemini"];
+
+pub struct Tables {
+    pub models: ModelTable,
+    /// Brand prefixes of model ids (`model`, `gemini`).
+    pub prefixes: Vec<String>,
+    pub fields: RequestFields,
+    pub clients: Clients,
+    /// MIG011's requirement pattern, built from `clients` on first use.
+    pub requirement_pattern: std::sync::OnceLock<Option<regex::Regex>>,
+    pub matcher: ModelMatcher,
+}
+
+impl Tables {
+    /// The tables of a configuration; `model_prefixes`, when not empty, replaces its
+    /// `model-prefixes` (the command line's `--model-prefix`).
+    pub fn new(config: &Config, model_prefixes: &[String]) -> anyhow::Result<Self> {
+        let mut models = ModelTable::builtin()?;
+        models.extend(config.model.clone().unwrap_or_default());
+        let prefixes: Vec<String> = if !model_prefixes.is_empty() {
+            model_prefixes.to_vec()
+        } else if let Some(p) = &config.model_prefixes {
+            p.clone()
+        } else {
+            DEFAULT_PREFIXES.iter().map(|s| s.to_string()).collect()
+        };
+        let matcher = ModelMatcher::new(&models, &prefixes)?;
+        let mut fields = RequestFields::builtin()?;
+        fields.extend(config.request_field.clone().unwrap_or_default());
+        let clients = match &config.clients {
+            Some(c) => c.clone(),
+            None => Clients::builtin()?,
+        };
+        Ok(Tables {
+            models,
+            prefixes,
+            fields,
+            clients,
+            requirement_pattern: std::sync::OnceLock::new(),
+            matcher,
+        })
+    }
+
+    /// Whether a model id (as written, perhaps `models/...` or versioned) is of the newest
+    /// generation, with any configured brand prefix.
+    pub fn is_newest_generation(&self, id: &str) -> bool {
+        let id = id.strip_prefix("models/").unwrap_or(id);
+        self.models.newest_generation.iter().any(|newest| {
+            self.prefixes
+                .iter()
+                .any(|p| crate::models::with_prefix(newest, p) == id)
+        })
+    }
+}
