@@ -38,10 +38,6 @@ impl Span {
         self.start as usize..self.end as usize
     }
 
-    pub fn is_empty(self) -> bool {
-        self.start >= self.end
-    }
-
     /// Between a bracketed literal's brackets (the span without its first and last byte).
     pub fn inner(self) -> Span {
         let start = (self.start + 1).min(self.end);
@@ -76,15 +72,6 @@ pub struct Node {
     pub span: Span,
     /// The enclosing node; the root is its own parent.
     pub parent: NodeId,
-}
-
-/// The language a tree was lowered from, where an analysis must tell (a Python keyword
-/// argument and a JavaScript request object's property are the same thing; `self` and `this`
-/// are not spelt alike).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Lang {
-    Python,
-    JavaScript,
 }
 
 #[derive(Debug)]
@@ -167,8 +154,11 @@ pub enum Kind {
     /// An expression standing as a statement.
     Expr(NodeId),
     Return(Option<NodeId>),
-    /// `raise` / `throw`.
-    Raise(Option<NodeId>),
+    /// `raise value from cause` / `throw value`.
+    Raise {
+        value: Option<NodeId>,
+        cause: Option<NodeId>,
+    },
     If(Box<If>),
     While {
         test: NodeId,
@@ -262,13 +252,6 @@ impl Key {
     pub fn text(&self) -> Option<&str> {
         match self {
             Key::Name(i) | Key::Str(i) | Key::Method(i) => Some(&i.name),
-            _ => None,
-        }
-    }
-
-    pub fn span(&self) -> Option<Span> {
-        match self {
-            Key::Name(i) | Key::Str(i) | Key::Method(i) => Some(i.span),
             _ => None,
         }
     }
@@ -439,10 +422,6 @@ impl Tree {
         0
     }
 
-    pub fn node(&self, id: NodeId) -> &Node {
-        &self.nodes[id as usize]
-    }
-
     pub fn kind(&self, id: NodeId) -> &Kind {
         &self.nodes[id as usize].kind
     }
@@ -475,14 +454,6 @@ impl Tree {
     pub fn name(&self, id: NodeId) -> Option<&str> {
         match self.kind(id) {
             Kind::Name(name) => Some(name),
-            _ => None,
-        }
-    }
-
-    /// The value of a string literal node.
-    pub fn string(&self, id: NodeId) -> Option<&str> {
-        match self.kind(id) {
-            Kind::Str(value) => Some(value),
             _ => None,
         }
     }
@@ -574,7 +545,8 @@ impl Tree {
                 a.annotation.into_iter().chain(a.value).for_each(&mut *f);
             }
             Kind::Declaration { declarators, .. } => all(declarators, f),
-            Kind::Return(x) | Kind::Raise(x) => x.iter().copied().for_each(&mut *f),
+            Kind::Return(x) => x.iter().copied().for_each(&mut *f),
+            Kind::Raise { value, cause } => value.iter().chain(cause).copied().for_each(&mut *f),
             Kind::If(i) => {
                 f(i.test);
                 all(&i.body, f);

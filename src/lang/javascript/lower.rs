@@ -134,7 +134,10 @@ impl<'a> Lowering<'_> {
             },
             Statement::BlockStatement(b) => Kind::Block(self.statements(&b.body)),
             Statement::ReturnStatement(r) => Kind::Return(r.argument.as_ref().map(|a| self.expr(a))),
-            Statement::ThrowStatement(t) => Kind::Raise(Some(self.expr(&t.argument))),
+            Statement::ThrowStatement(t) => Kind::Raise {
+                value: Some(self.expr(&t.argument)),
+                cause: None,
+            },
             Statement::IfStatement(i) => {
                 let test = self.expr(&i.test);
                 let body = vec![self.stmt(&i.consequent)];

@@ -211,19 +211,10 @@ impl Lowering<'_> {
                     finally,
                 }))
             }
-            Stmt::Raise(r) => {
-                let exc = r.exc.as_deref().map(|e| self.expr(e));
-                if let Some(cause) = r.cause.as_deref() {
-                    // `raise E from cause`: the cause is read too.
-                    let cause = self.expr(cause);
-                    let exc_node = exc.map_or_else(Vec::new, |e| vec![e]);
-                    let mut children = exc_node;
-                    children.push(cause);
-                    Kind::Other(children)
-                } else {
-                    Kind::Raise(exc)
-                }
-            }
+            Stmt::Raise(r) => Kind::Raise {
+                value: r.exc.as_deref().map(|e| self.expr(e)),
+                cause: r.cause.as_deref().map(|c| self.expr(c)),
+            },
             Stmt::Import(i) => Kind::Import(Box::new(Import {
                 module: None,
                 level: 0,
@@ -645,6 +636,22 @@ mod tests {
         assert_eq!(tree.errors, 0);
         assert!(lower("f(a=1, a=2)\n", false).errors > 0 || lower("f(x, , y)\n", false).errors > 0);
         assert!(lower("f(x, , y)\n", false).errors > 0);
+    }
+
+    #[test]
+    fn a_raise_keeps_its_cause() {
+        let text = "try:\n    f()\nexcept E as e:\n    raise Other('x') from e\n";
+        let tree = lower(text, false);
+        let (value, cause) = tree
+            .nodes
+            .iter()
+            .find_map(|n| match n.kind {
+                Kind::Raise { value, cause } => Some((value, cause)),
+                _ => None,
+            })
+            .expect("a raise");
+        assert_eq!(value.map(|v| &text[tree.range(v)]), Some("Other('x')"));
+        assert_eq!(cause.and_then(|c| tree.name(c)), Some("e"));
     }
 
     #[test]
