@@ -134,6 +134,22 @@ pub enum Kind {
     },
     /// `a or b`, `a ?? b`, `a || b` and kin.
     Logical(Vec<NodeId>),
+    /// A Python set literal.
+    Set(Box<Container<NodeId>>),
+    /// A binary operation; `plus` for `+`.
+    Binary {
+        plus: bool,
+        left: NodeId,
+        right: NodeId,
+    },
+    /// A Python comprehension (list, set, dict or generator): its element (a dict
+    /// comprehension's key and value) and its `for` clauses.
+    Comprehension(Box<Comprehension>),
+    /// A class field of JavaScript/TypeScript: `name = value;`.
+    Field {
+        name: Option<Ident>,
+        value: Option<NodeId>,
+    },
     /// Anything else: its children, in order.
     Other(Vec<NodeId>),
 
@@ -173,6 +189,22 @@ pub enum Kind {
     Global(Vec<Ident>),
     /// A block of statements (`{ ... }` in JavaScript, an `else:` suite).
     Block(Vec<NodeId>),
+}
+
+#[derive(Debug)]
+pub struct Comprehension {
+    pub elements: Vec<NodeId>,
+    pub generators: Vec<Generator>,
+    /// `[...]` or `(...)`: the results make a list or a generator (not a set or a dict).
+    pub sequence: bool,
+}
+
+/// One `for target in iter if ...` clause of a comprehension.
+#[derive(Debug)]
+pub struct Generator {
+    pub target: NodeId,
+    pub iter: NodeId,
+    pub ifs: Vec<NodeId>,
 }
 
 #[derive(Debug)]
@@ -507,7 +539,20 @@ impl Tree {
                 }
                 f(e.value);
             }),
-            Kind::List(l) | Kind::Tuple(l) => all(&l.items, f),
+            Kind::List(l) | Kind::Tuple(l) | Kind::Set(l) => all(&l.items, f),
+            Kind::Binary { left, right, .. } => {
+                f(*left);
+                f(*right);
+            }
+            Kind::Comprehension(c) => {
+                all(&c.elements, f);
+                for g in &c.generators {
+                    f(g.target);
+                    f(g.iter);
+                    all(&g.ifs, f);
+                }
+            }
+            Kind::Field { value, .. } => value.iter().copied().for_each(&mut *f),
             Kind::Await(x) | Kind::Paren(x) | Kind::Cast(x) | Kind::Negative(x) | Kind::Expr(x) => f(*x),
             Kind::Spread { value, .. } => f(*value),
             Kind::Function(func) => {

@@ -195,17 +195,17 @@ fn link_cells(docs: Vec<CellDocument>) -> Vec<Document> {
         mentions.push(here);
     }
     let module = module_of(&docs);
-    let mut env = super::python::facts::Env::new();
+    let mut env = super::facts::Env::new();
     let mut out = Vec::with_capacity(docs.len());
     for (cell, here) in docs.into_iter().zip(&mentions) {
         let tree = python_tree(&cell);
         let CellDocument { mut doc, magics, .. } = cell;
         if let Some(tree) = tree {
-            let elsewhere = super::python::facts::Elsewhere {
+            let elsewhere = super::facts::Elsewhere {
                 total: Some(&total),
                 here: Some(here),
             };
-            let (facts, exports) = super::python::facts::extract(&tree, &doc.text, &env, &elsewhere);
+            let (facts, exports) = super::python_facts(&tree, &doc.text, &env, &elsewhere);
             doc.set_facts(facts);
             env.extend(exports);
             doc.magics = magics;

@@ -104,6 +104,16 @@ pub fn extract(tree: &tree_sitter::Tree, text: &str) -> Facts {
     facts
 }
 
+/// The legacy units of one JavaScript or TypeScript document (the rest of its facts come from
+/// [`crate::lang::facts`]).
+pub fn legacy(tree: &tree_sitter::Tree, text: &str) -> Vec<crate::api::LegacyUnit> {
+    let a = Analyzer {
+        text,
+        scopes: Scopes::build(tree.root_node(), text),
+    };
+    a.legacy_units()
+}
+
 /// The expression inside `await`, parentheses, `as T`, `satisfies T`, `x!` and `<T>x`.
 fn unwrap(node: Node) -> Node {
     let mut node = node;

@@ -27,16 +27,28 @@ fn source_type(surface: Surface) -> SourceType {
     }
 }
 
+/// The text as oxc reads it: a byte-order mark before a `#!` line hides the line from it, so
+/// both become what they are to Node (blanks and a comment) at the same offsets.
+fn parseable(text: &str) -> std::borrow::Cow<'_, str> {
+    match text.strip_prefix('\u{feff}') {
+        Some(rest) if rest.starts_with("#!") => format!("   //{}", &rest[2..]).into(),
+        _ => text.into(),
+    }
+}
+
 /// The syntax errors oxc reports for a document (one more when it gave up).
 pub fn errors(surface: Surface, text: &str) -> usize {
     let allocator = Allocator::default();
-    let parsed = Parser::new(&allocator, text, source_type(surface)).parse();
+    let text = parseable(text);
+    let parsed = Parser::new(&allocator, &text, source_type(surface)).parse();
     parsed.diagnostics.errors().count() + usize::from(parsed.panicked)
 }
 
 /// Parses a document of a JavaScript or TypeScript surface and lowers it.
 pub fn lower(surface: Surface, text: &str) -> Tree {
     let allocator = Allocator::default();
+    let owned = parseable(text);
+    let text: &str = &owned;
     let parsed = Parser::new(&allocator, text, source_type(surface)).parse();
     let errors = parsed.diagnostics.errors().count() + usize::from(parsed.panicked);
     let comments = parsed.program.comments.iter().map(|c| sp(c.span)).collect();
@@ -94,6 +106,17 @@ impl<'a> Visit<'a> for Children<'_, '_> {
 
     fn visit_declaration(&mut self, it: &js::Declaration<'a>) {
         let id = self.lowering.declaration(it);
+        self.ids.push(id);
+    }
+
+    /// `export default function f() {}`.
+    fn visit_function(&mut self, it: &js::Function<'a>, _flags: oxc_syntax::scope::ScopeFlags) {
+        let id = self.lowering.function(it, FunctionKind::Def, sp(it.span));
+        self.ids.push(id);
+    }
+
+    fn visit_class(&mut self, it: &js::Class<'a>) {
+        let id = self.lowering.class(it, sp(it.span));
         self.ids.push(id);
     }
 }
@@ -199,6 +222,22 @@ impl<'a> Lowering<'_> {
                 }))
             }
             Statement::ImportDeclaration(i) => Kind::Import(Box::new(self.import(i))),
+            // `export ... from "module"` re-exports: an import that binds nothing.
+            Statement::ExportFromDeclaration(e) => {
+                let module = Some(ident(&e.source.value, e.source.span));
+                Kind::Import(Box::new(Import {
+                    module,
+                    level: 0,
+                    names: Vec::new(),
+                    type_only: e.export_kind.is_type(),
+                }))
+            }
+            Statement::ExportAllDeclaration(e) => Kind::Import(Box::new(Import {
+                module: Some(ident(&e.source.value, e.source.span)),
+                level: 0,
+                names: Vec::new(),
+                type_only: e.export_kind.is_type(),
+            })),
             Statement::VariableDeclaration(d) => return self.variables(d),
             Statement::FunctionDeclaration(f) => return self.function(f, FunctionKind::Def, span),
             Statement::ClassDeclaration(c) => return self.class(c, span),
@@ -406,11 +445,16 @@ impl<'a> Lowering<'_> {
                     body.push(id);
                 }
                 js::ClassElement::PropertyDefinition(p) => {
-                    let mut parts = Vec::new();
-                    if let Some(value) = &p.value {
-                        parts.push(self.expr(value));
-                    }
-                    body.push(self.b.push(Kind::Other(parts), sp(p.span)));
+                    let value = p.value.as_ref().map(|v| self.expr(v));
+                    let name = match (&p.key, p.computed) {
+                        (js::PropertyKey::StaticIdentifier(id), false) => Some(ident(&id.name, id.span)),
+                        (js::PropertyKey::PrivateIdentifier(id), _) => Some(Ident {
+                            name: format!("#{}", id.name).into(),
+                            span: sp(id.span),
+                        }),
+                        _ => None,
+                    };
+                    body.push(self.b.push(Kind::Field { name, value }, sp(p.span)));
                 }
                 js::ClassElement::StaticBlock(s) => {
                     let statements = self.statements(&s.body);
@@ -932,6 +976,34 @@ impl<'a> Lowering<'_> {
                 let value = self.expr(&a.right);
                 Kind::AssignExpr { target, value }
             }
+            Expression::BinaryExpression(b) => {
+                let left = self.expr(&b.left);
+                let right = self.expr(&b.right);
+                Kind::Binary {
+                    plus: b.operator == js::BinaryOperator::Addition,
+                    left,
+                    right,
+                }
+            }
+            // `x++`: the name is written, as by `x += 1`.
+            Expression::UpdateExpression(u) => match &u.argument {
+                js::SimpleAssignmentTarget::AssignmentTargetIdentifier(id) => {
+                    let target = self.b.push(Kind::Name(id.name.as_str().into()), sp(id.span));
+                    let value = self.b.push(
+                        Kind::Other(Vec::new()),
+                        Span::new(span.range().end, span.range().end),
+                    );
+                    Kind::AugAssign { target, value }
+                }
+                _ => {
+                    let mut children = Children {
+                        lowering: self,
+                        ids: Vec::new(),
+                    };
+                    walk::walk_expression(&mut children, e);
+                    Kind::Other(children.ids)
+                }
+            },
             Expression::ConditionalExpression(c) => {
                 let test = self.expr(&c.test);
                 let then = self.expr(&c.consequent);

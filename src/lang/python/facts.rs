@@ -132,6 +132,50 @@ pub fn extract(tree: &tree_sitter::Tree, text: &str, env: &Env, elsewhere: &Else
     (facts, exports)
 }
 
+/// What the earlier cells of a notebook bound, as the legacy analysis reads it.
+pub fn old_env(env: &crate::lang::facts::Env) -> Env {
+    use crate::lang::facts::Class as New;
+    env.iter()
+        .map(|(name, class)| {
+            let class = match class.clone() {
+                New::Str(s) => Class::Str(s),
+                New::Module(m) => Class::Module(m),
+                New::Response => Class::Response,
+                New::Interaction => Class::Interaction,
+                New::Stream => Class::Stream,
+                New::StreamChunk => Class::StreamChunk,
+                New::Chat => Class::Chat,
+                New::LegacyModel(m) => Class::LegacyModel(m),
+                New::Method(kind, Some(range)) => Class::Method(kind, range),
+                New::Parts => Class::Parts,
+                New::Part => Class::Part,
+                New::Candidates(o) => Class::Candidates(o),
+                New::Candidate(o) => Class::Candidate(o),
+                New::Function(params) => Class::Function(params),
+                _ => Class::Unknown,
+            };
+            (name.clone(), class)
+        })
+        .collect()
+}
+
+/// The legacy units of one Python document (the rest of its facts come from
+/// [`crate::lang::facts`]).
+pub fn legacy(
+    tree: &tree_sitter::Tree,
+    text: &str,
+    env: &Env,
+    elsewhere: &Elsewhere<'_>,
+) -> Vec<crate::api::LegacyUnit> {
+    let a = Analyzer {
+        text,
+        scopes: Scopes::build(tree.root_node(), text),
+        env,
+        elsewhere,
+    };
+    a.legacy_units()
+}
+
 impl<'t> Analyzer<'_, 't> {
     fn src(&self, node: Node) -> &str {
         text_of(node, self.text)

@@ -9,9 +9,9 @@ use ruff_python_parser::{ParseOptions, parse_unchecked};
 use ruff_text_size::{Ranged, TextRange};
 
 use crate::lang::ir::{
-    Arg, ArgKind, Assign, Builder, Call, Class, Container, Entry, For, Function, FunctionKind, Handler,
-    Ident, If, Import, ImportName, Key, Kind, Member, NodeId, Param, ParamKind, Span, Tree, Try, With,
-    WithItem,
+    Arg, ArgKind, Assign, Builder, Call, Class, Comprehension, Container, Entry, For, Function, FunctionKind,
+    Generator, Handler, Ident, If, Import, ImportName, Key, Kind, Member, NodeId, Param, ParamKind, Span,
+    Tree, Try, With, WithItem,
 };
 
 /// Parses a Python module (or a notebook's joined cells, with `ipython` set: magics and `!`
@@ -476,6 +476,24 @@ impl Lowering<'_> {
                     otherwise,
                 }
             }
+            Expr::Set(x) => Kind::Set(Box::new(self.container(&x.elts, sp))),
+            Expr::BinOp(b) => {
+                let left = self.expr(&b.left);
+                let right = self.expr(&b.right);
+                Kind::Binary {
+                    plus: b.op == ast::Operator::Add,
+                    left,
+                    right,
+                }
+            }
+            Expr::ListComp(c) => self.comprehension(&[&c.elt], &c.generators, true),
+            Expr::Generator(c) => self.comprehension(&[&c.elt], &c.generators, true),
+            Expr::SetComp(c) => self.comprehension(&[&c.elt], &c.generators, false),
+            Expr::DictComp(c) => {
+                let mut elements: Vec<&Expr> = c.key.as_deref().into_iter().collect();
+                elements.push(&c.value);
+                self.comprehension(&elements, &c.generators, false)
+            }
             Expr::BoolOp(b) => Kind::Logical(b.values.iter().map(|v| self.expr(v)).collect()),
             Expr::FString(f) => {
                 let mut parts = Vec::new();
@@ -498,6 +516,30 @@ impl Lowering<'_> {
         };
         self.depth -= 1;
         self.b.push(kind, sp)
+    }
+
+    fn comprehension(
+        &mut self,
+        elements: &[&Expr],
+        generators: &[ast::Comprehension],
+        sequence: bool,
+    ) -> Kind {
+        // Source order: the element first, then each clause.
+        let elements = elements.iter().map(|e| self.expr(e)).collect();
+        let generators = generators
+            .iter()
+            .map(|g| {
+                let target = self.expr(&g.target);
+                let iter = self.expr(&g.iter);
+                let ifs = g.ifs.iter().map(|i| self.expr(i)).collect();
+                Generator { target, iter, ifs }
+            })
+            .collect();
+        Kind::Comprehension(Box::new(Comprehension {
+            elements,
+            generators,
+            sequence,
+        }))
     }
 
     fn container(&mut self, elts: &[Expr], sp: Span) -> Container<NodeId> {

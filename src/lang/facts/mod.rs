@@ -1,0 +1,346 @@
+//! The facts of a Python or JavaScript/TypeScript document, written once over the shared form
+//! ([`ir`](crate::lang::ir)): which calls are requests of the API, chats or legacy models
+//! (classification), where values go (data flow), what is read of a result, the typed
+//! wrappers and the imports.
+//!
+//! The two languages differ in the API's spelling (`generate_content` / `generateContent`), in
+//! how a request names its fields (keyword arguments / one object literal) and in what their
+//! client packages export; a [`Dialect`] carries those differences. Everything else (names
+//! and scopes, following a value, the reads of a result) is the same code.
+
+mod calls;
+mod classify;
+mod flow;
+mod imports;
+mod reads;
+pub mod scope;
+mod values;
+
+use std::collections::HashMap;
+use std::ops::Range;
+
+use scope::{BindingKind, Scopes};
+
+use crate::api::{CallKind, Facts, Flow, ModelRef, Origin};
+use crate::lang::ir::{Kind, NodeId, Tree};
+
+/// The language a tree was lowered from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Dialect {
+    Python,
+    JavaScript,
+}
+
+/// How a language spells the API.
+pub(crate) struct Words {
+    pub create: &'static str,
+    pub create_stream: &'static str,
+    pub send: &'static str,
+    pub send_stream: &'static str,
+    pub start_chat: &'static str,
+    pub function_calls: &'static str,
+    pub function_call: &'static str,
+    pub usage: &'static str,
+    pub grounding: &'static str,
+    /// The receiver of a method: `self` / `this`.
+    pub this: &'static str,
+}
+
+const PYTHON: Words = Words {
+    create: "generate_content",
+    create_stream: "generate_content_stream",
+    send: "send_message",
+    send_stream: "send_message_stream",
+    start_chat: "start_chat",
+    function_calls: "function_calls",
+    function_call: "function_call",
+    usage: "usage_metadata",
+    grounding: "grounding_metadata",
+    this: "self",
+};
+
+const JAVASCRIPT: Words = Words {
+    create: "generateContent",
+    create_stream: "generateContentStream",
+    send: "sendMessage",
+    send_stream: "sendMessageStream",
+    start_chat: "startChat",
+    function_calls: "functionCalls",
+    function_call: "functionCall",
+    usage: "usageMetadata",
+    grounding: "groundingMetadata",
+    this: "this",
+};
+
+impl Dialect {
+    pub(crate) fn words(self) -> &'static Words {
+        match self {
+            Dialect::Python => &PYTHON,
+            Dialect::JavaScript => &JAVASCRIPT,
+        }
+    }
+}
+
+/// What a name or expression holds.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Class {
+    Str(String),
+    /// An imported module or name: Python's dotted path (`google.genai.types`), JavaScript's
+    /// package and name (`@google/genai#Type.STRING`).
+    Module(String),
+    /// A client's `models` resource (JavaScript).
+    Models,
+    /// The create-content method itself (`client.models.generate_content`), kept in a name;
+    /// the range is `models.generate_content` in its definition, when written so.
+    Method(CallKind, Option<Range<usize>>),
+    /// The current client's response (`response.text` is a property).
+    Response,
+    /// The legacy JavaScript client's result of `generateContent` (`result.response`).
+    LegacyResult,
+    /// The legacy JavaScript client's result of `generateContentStream`.
+    LegacyStreamResult,
+    /// The legacy JavaScript client's response (`response.text()` is a method).
+    LegacyResponse,
+    Stream,
+    LegacyStream,
+    StreamChunk,
+    LegacyChunk,
+    Interaction,
+    Chat,
+    LegacyChat,
+    LegacyModel(ModelRef),
+    Parts,
+    Part,
+    /// `R.candidates` of a response, interaction or stream chunk (by its origin), and one of them.
+    Candidates(Origin),
+    Candidate(Origin),
+    /// A function; its parameters in order, each with whether its value goes into a request.
+    Function(Vec<(String, bool)>),
+    Unknown,
+}
+
+/// Top-level names a notebook's earlier cells bound, by what they hold.
+pub type Env = HashMap<String, Class>;
+
+/// Names a notebook's other code cells mention: a binding they may read is never "used only
+/// here" (a notebook's code cells are one module).
+#[derive(Default)]
+pub struct Elsewhere<'a> {
+    /// Mentions of each name in every cell, and in this cell.
+    pub total: Option<&'a HashMap<String, usize>>,
+    pub here: Option<&'a HashMap<String, usize>>,
+}
+
+impl Elsewhere<'_> {
+    pub fn contains(&self, name: &str) -> bool {
+        let total = self.total.and_then(|t| t.get(name)).copied().unwrap_or(0);
+        let here = self.here.and_then(|h| h.get(name)).copied().unwrap_or(0);
+        total > here
+    }
+}
+
+const MAX_DEPTH: usize = 12;
+
+pub(crate) struct Analyzer<'a> {
+    pub tree: &'a Tree,
+    pub text: &'a str,
+    pub dialect: Dialect,
+    pub words: &'static Words,
+    pub scopes: Scopes,
+    pub env: &'a Env,
+    pub elsewhere: &'a Elsewhere<'a>,
+}
+
+/// The facts of one lowered document (without its legacy units), and what its top-level names
+/// hold (for the next cell of a notebook). `env` is what the earlier cells bound, `elsewhere`
+/// the names the other cells mention.
+pub fn extract(
+    tree: &Tree,
+    text: &str,
+    dialect: Dialect,
+    env: &Env,
+    elsewhere: &Elsewhere<'_>,
+) -> (Facts, Env) {
+    let a = Analyzer {
+        tree,
+        text,
+        dialect,
+        words: dialect.words(),
+        scopes: Scopes::build(tree, text, dialect),
+        env,
+        elsewhere,
+    };
+    let mut facts = Facts {
+        comments: a.scopes.comments.clone(),
+        ..Facts::default()
+    };
+    match dialect {
+        Dialect::Python => {
+            for &(node, scope) in &a.scopes.calls {
+                if let Some(call) = a.call(node, scope) {
+                    facts.calls.push(call);
+                }
+                if let Some(wrapper) = a.wrapper(node, scope) {
+                    facts.wrappers.push(wrapper);
+                }
+            }
+            for &(node, scope) in &a.scopes.members {
+                if let Some(read) = a.read(node, scope) {
+                    facts.reads.push(read);
+                }
+            }
+            for &node in &a.scopes.imports {
+                a.python_imports(node, &mut facts.imports);
+            }
+        }
+        Dialect::JavaScript => {
+            for &(node, scope) in &a.scopes.calls {
+                if !a.is_new(node) {
+                    if let Some(call) = a.call(node, scope) {
+                        facts.calls.push(call);
+                    }
+                    if let Some(import) = a.dynamic_import(node) {
+                        facts.imports.push(import);
+                    }
+                }
+                if let Some(wrapper) = a.wrapper(node, scope) {
+                    facts.wrappers.push(wrapper);
+                }
+            }
+            for &(node, scope) in &a.scopes.members {
+                if let Some(read) = a.read(node, scope) {
+                    facts.reads.push(read);
+                }
+                if let Some(wrapper) = a.enum_member(node, scope) {
+                    facts.wrappers.push(wrapper);
+                }
+            }
+            for &node in &a.scopes.imports {
+                if let Some(import) = a.js_import(node) {
+                    facts.imports.push(import);
+                }
+            }
+        }
+    }
+    let exports = match dialect {
+        Dialect::Python => a.exports(),
+        Dialect::JavaScript => Env::new(),
+    };
+    (facts, exports)
+}
+
+impl Analyzer<'_> {
+    fn src(&self, node: NodeId) -> &str {
+        self.text.get(self.tree.range(node)).unwrap_or_default()
+    }
+
+    fn py(&self) -> bool {
+        self.dialect == Dialect::Python
+    }
+
+    fn kind(&self, node: NodeId) -> &Kind {
+        self.tree.kind(node)
+    }
+
+    fn range(&self, node: NodeId) -> Range<usize> {
+        self.tree.range(node)
+    }
+
+    fn start(&self, node: NodeId) -> usize {
+        self.tree.span(node).start as usize
+    }
+
+    fn end(&self, node: NodeId) -> usize {
+        self.tree.span(node).end as usize
+    }
+
+    fn parent(&self, node: NodeId) -> Option<NodeId> {
+        self.tree.parent(node)
+    }
+
+    fn is_new(&self, node: NodeId) -> bool {
+        matches!(self.kind(node), Kind::Call(c) if c.new)
+    }
+
+    /// JavaScript looks through `await`, parentheses and type assertions; Python's analysis
+    /// reads what is written.
+    fn unwrap_js(&self, node: NodeId) -> NodeId {
+        if self.py() { node } else { self.tree.unwrap(node) }
+    }
+
+    /// What the module's top-level names hold, for the next cell of a notebook.
+    fn exports(&self) -> Env {
+        let mut exports = Env::new();
+        for ((scope, name), list) in &self.scopes.names.bindings {
+            if *scope != 0 {
+                continue;
+            }
+            let class = match list.last() {
+                Some(b) => match b.kind {
+                    BindingKind::Assign { value, .. } => self.classify(value, 0, 0),
+                    BindingKind::Import { statement, index } => self.import_class(statement, index),
+                    BindingKind::Other => match self.scopes.functions.get(&b.start) {
+                        Some(&(function, inner)) => Class::Function(
+                            self.parameters(function)
+                                .into_iter()
+                                .map(|name| {
+                                    let request = self.parameter_flow(&name, inner, 0) == Flow::Request;
+                                    (name, request)
+                                })
+                                .collect(),
+                        ),
+                        None => Class::Unknown,
+                    },
+                    _ => Class::Unknown,
+                },
+                None => Class::Unknown,
+            };
+            exports.insert(name.clone(), class);
+        }
+        exports
+    }
+}
+
+/// Where element `index` of a list of elements sits among its neighbours.
+fn siblings(elements: &[Range<usize>], index: usize, container: Range<usize>) -> crate::api::Siblings {
+    let open = container.start + 1;
+    let close = container.end.saturating_sub(1).max(open);
+    crate::api::Siblings {
+        previous_end: index.checked_sub(1).and_then(|p| elements.get(p)).map(|n| n.end),
+        next_start: elements.get(index + 1).map(|n| n.start),
+        inner: open..close,
+    }
+}
+
+/// Where element `index` of a list of elements can be deleted with its separator.
+fn removal(elements: &[Range<usize>], index: usize, container: Range<usize>) -> Range<usize> {
+    let element = &elements[index];
+    if let Some(next) = elements.get(index + 1) {
+        return element.start..next.start;
+    }
+    if index > 0 {
+        return elements[index - 1].end..element.end;
+    }
+    // The only element: everything between the brackets.
+    let open = container.start + 1;
+    let close = container.end.saturating_sub(1).max(open);
+    open..close
+}
+
+fn parse_int(text: &str) -> Option<i64> {
+    text.replace('_', "").parse().ok()
+}
+
+/// The facts of a whole Python or JavaScript/TypeScript text (legacy units left out), lowered
+/// from its parser.
+pub fn of_text(surface: crate::lang::Surface, text: &str) -> Facts {
+    use crate::lang::Surface;
+    let (tree, dialect) = match surface {
+        Surface::Python => (crate::lang::python::lower::lower(text, false), Dialect::Python),
+        _ => (
+            crate::lang::javascript::lower::lower(surface, text),
+            Dialect::JavaScript,
+        ),
+    };
+    extract(&tree, text, dialect, &Env::new(), &Elsewhere::default()).0
+}

@@ -1,0 +1,411 @@
+//! Values as the rules read them (literals, maps, names bound to them), and the typed wrappers
+//! of the client packages.
+
+use std::ops::Range;
+
+use super::scope::{BindingKind, Resolution};
+use super::{Analyzer, Class, MAX_DEPTH, parse_int, removal, siblings};
+use crate::api::{
+    CallKind, Entry, MapValue, NameValue, SharedConfig, Value, ValueKind, Wrapper, WrapperKind,
+};
+use crate::lang::ir::{ArgKind, Key, Kind, NodeId};
+
+impl Analyzer<'_> {
+    pub(super) fn value(&self, node: NodeId, scope: usize, depth: usize) -> Value {
+        let kind = if depth > MAX_DEPTH {
+            ValueKind::Other
+        } else {
+            self.value_kind(self.unwrap_js(node), scope, depth)
+        };
+        Value {
+            range: self.range(node),
+            kind,
+        }
+    }
+
+    fn value_kind(&self, node: NodeId, scope: usize, depth: usize) -> ValueKind {
+        match self.kind(node) {
+            Kind::Str(s) => ValueKind::Str(s.to_string()),
+            Kind::Int(_) | Kind::Number => parse_int(self.src(node)).map_or(ValueKind::Other, ValueKind::Int),
+            Kind::Negative(operand) if matches!(self.kind(*operand), Kind::Int(_) | Kind::Number) => {
+                parse_int(self.src(*operand)).map_or(ValueKind::Other, |n| ValueKind::Int(-n))
+            }
+            Kind::Bool(b) => ValueKind::Bool(*b),
+            Kind::Dict(_) => ValueKind::Map(Box::new(self.dict_map(node, scope, depth))),
+            Kind::List(l) => {
+                ValueKind::List(l.items.iter().map(|&e| self.value(e, scope, depth + 1)).collect())
+            }
+            Kind::Call(c) if self.py() => match self.wrapper_name(node, scope) {
+                Some(name) if !name.contains('.') => match self.keyword_map(node, scope, depth, Some(name)) {
+                    Some(map) => ValueKind::Map(Box::new(map)),
+                    None => ValueKind::Other,
+                },
+                _ if self.src(c.callee) == "dict" => match self.keyword_map(node, scope, depth, None) {
+                    Some(map) => ValueKind::Map(Box::new(map)),
+                    None => ValueKind::Other,
+                },
+                _ => ValueKind::Other,
+            },
+            Kind::Name(name) if self.py() || !matches!(&**name, "this" | "super") => {
+                ValueKind::Name(Box::new(self.name_value(node, scope, depth)))
+            }
+            _ => ValueKind::Other,
+        }
+    }
+
+    fn name_value(&self, node: NodeId, scope: usize, depth: usize) -> NameValue {
+        let name = self.tree.name(node).unwrap_or_default().to_string();
+        let mut out = NameValue {
+            name: name.clone(),
+            value: None,
+            statement: None,
+            single_use: false,
+            shared: None,
+        };
+        if let Resolution::Bound(binding, count) = self.scopes.names.resolve(&name, scope, self.start(node))
+            && binding.scope == scope
+            && let BindingKind::Assign { value, statement } = binding.kind
+        {
+            out.value = Some(self.value(value, scope, depth + 1));
+            out.statement = statement.map(|s| self.range(s));
+            out.single_use = count == 1
+                && statement.is_some()
+                && self.scopes.names.uses_in(scope, &name) == 1
+                && !(scope == 0 && self.elsewhere.contains(&name));
+        }
+        if self.py() && !out.single_use && depth == 0 {
+            out.shared = self.shared_config(&name, node, scope).map(Box::new);
+        }
+        out
+    }
+
+    /// `load` is the value of a `config=` keyword argument.
+    fn is_config_argument(&self, load: NodeId) -> bool {
+        let Some(call) = self.parent(load) else {
+            return false;
+        };
+        let Kind::Call(c) = self.kind(call) else {
+            return false;
+        };
+        c.args
+            .iter()
+            .any(|a| a.value == load && matches!(&a.kind, ArgKind::Keyword(k) if &*k.name == "config"))
+    }
+
+    /// The config `name` (read at `node`) when it is bound once, in this scope or the module's,
+    /// to a config literal, and every read of it is the `config` argument of a create-content
+    /// call that names the client's `models`.
+    fn shared_config(&self, name: &str, node: NodeId, scope: usize) -> Option<SharedConfig> {
+        if !self.is_config_argument(node) {
+            return None;
+        }
+        let Resolution::Bound(binding, 1) = self.scopes.names.resolve(name, scope, self.start(node)) else {
+            return None;
+        };
+        if binding.scope != scope && binding.scope != 0 || binding.scope == 0 && self.elsewhere.contains(name)
+        {
+            return None;
+        }
+        let BindingKind::Assign {
+            value,
+            statement: Some(statement),
+        } = binding.kind
+        else {
+            return None;
+        };
+        let value = self.value(value, binding.scope, 1);
+        if !value.as_map().is_some_and(|m| m.complete) {
+            return None;
+        }
+        let mut calls = Vec::new();
+        for &(load, load_scope) in self.scopes.loads.get(name)? {
+            match self.scopes.names.resolve(name, load_scope, self.start(load)) {
+                Resolution::Bound(b, _) if b.start == binding.start && b.scope == binding.scope => {}
+                Resolution::Bound(..) | Resolution::Unbound => continue,
+                Resolution::Opaque => return None,
+            }
+            if !self.is_config_argument(load) {
+                return None;
+            }
+            let call = self.parent(load)?;
+            match self.call_kind(call, load_scope, 0) {
+                Some((CallKind::Create | CallKind::CreateStream, Some(_), _)) => calls.push(self.range(call)),
+                _ => return None,
+            }
+        }
+        (calls.len() > 1).then(|| SharedConfig {
+            value,
+            statement: self.range(statement),
+            calls,
+        })
+    }
+
+    /// A dict or object literal's entries; a spread, a method or a computed key makes it
+    /// incomplete.
+    pub(super) fn dict_map(&self, node: NodeId, scope: usize, depth: usize) -> MapValue {
+        let mut map = MapValue {
+            entries: Vec::new(),
+            complete: true,
+            wrapper: None,
+        };
+        let Kind::Dict(d) = self.kind(node) else {
+            return map;
+        };
+        let container = self.range(node);
+        let elements: Vec<Range<usize>> = d.items.iter().map(|e| e.span.range()).collect();
+        for (i, entry) in d.items.iter().enumerate() {
+            let (key, key_range) = match &entry.key {
+                Key::Str(k) => (k.name.to_string(), k.span.range()),
+                Key::Name(k) if !self.py() && k.span == entry.span => {
+                    // `{ model }`: the key and the value are one identifier.
+                    map.entries.push(Entry {
+                        key: k.name.to_string(),
+                        key_range: k.span.range(),
+                        range: k.span.range(),
+                        value: crate::api::Value {
+                            range: k.span.range(),
+                            kind: ValueKind::Name(Box::new(self.name_value(entry.value, scope, depth + 1))),
+                        },
+                        keyword: false,
+                        removal: removal(&elements, i, container.clone()),
+                        siblings: siblings(&elements, i, container.clone()),
+                    });
+                    continue;
+                }
+                Key::Name(k) if !self.py() => (k.name.to_string(), k.span.range()),
+                Key::Computed(k)
+                    if !self.py()
+                        && matches!(self.kind(*k), Kind::Int(_) | Kind::Number)
+                        && self.start(*k) == entry.span.start as usize =>
+                {
+                    (self.src(*k).to_string(), self.range(*k))
+                }
+                _ => {
+                    map.complete = false;
+                    continue;
+                }
+            };
+            map.entries.push(Entry {
+                key,
+                key_range,
+                range: entry.span.range(),
+                value: self.value(entry.value, scope, depth + 1),
+                keyword: false,
+                removal: removal(&elements, i, container.clone()),
+                siblings: siblings(&elements, i, container.clone()),
+            });
+        }
+        map
+    }
+
+    /// A Python call's arguments as a map, when they are all keywords.
+    fn keyword_map(
+        &self,
+        call: NodeId,
+        scope: usize,
+        depth: usize,
+        wrapper: Option<String>,
+    ) -> Option<MapValue> {
+        let Kind::Call(c) = self.kind(call) else {
+            return None;
+        };
+        let parens = c.parens.range();
+        let elements: Vec<Range<usize>> = c.args.iter().map(|a| a.span.range()).collect();
+        let mut map = MapValue {
+            entries: Vec::new(),
+            complete: true,
+            wrapper,
+        };
+        for (i, arg) in c.args.iter().enumerate() {
+            let ArgKind::Keyword(name) = &arg.kind else {
+                map.complete = false;
+                continue;
+            };
+            map.entries.push(Entry {
+                key: name.name.to_string(),
+                key_range: name.span.range(),
+                range: arg.span.range(),
+                value: self.value(arg.value, scope, depth + 1),
+                keyword: true,
+                removal: removal(&elements, i, parens.clone()),
+                siblings: siblings(&elements, i, parens.clone()),
+            });
+        }
+        Some(map)
+    }
+
+    // ----- typed wrappers -----
+
+    /// `GenerateContentConfig`, `Part.from_text`: the name of the typed wrapper a Python call
+    /// builds.
+    pub(super) fn wrapper_name(&self, call: NodeId, scope: usize) -> Option<String> {
+        let Kind::Call(c) = self.kind(call) else {
+            return None;
+        };
+        let function = c.callee;
+        match self.classify(function, scope, 0) {
+            Class::Module(path) => wrapper_of_path(&path),
+            // A snippet (a documentation code block) that uses the client's `types` module
+            // without importing it: `types` is bound nowhere.
+            _ => {
+                let rest = self.src(function).strip_prefix("types.")?;
+                let unbound = matches!(
+                    self.scopes.names.resolve("types", scope, self.start(function)),
+                    Resolution::Unbound
+                ) && !self.env.contains_key("types");
+                unbound
+                    .then(|| wrapper_of_path(&format!("google.genai.types.{rest}")))
+                    .flatten()
+            }
+        }
+    }
+
+    /// A class or factory of a client package called: `types.Part(...)`, `new Content({...})`,
+    /// `createUserContent(...)`.
+    pub(super) fn wrapper(&self, node: NodeId, scope: usize) -> Option<Wrapper> {
+        let Kind::Call(c) = self.kind(node) else {
+            return None;
+        };
+        let parens = c.parens.range();
+        if self.py() {
+            let name = self.wrapper_name(node, scope)?;
+            let map = self
+                .keyword_map(node, scope, 0, Some(name.clone()))
+                .filter(|m| m.complete)
+                .filter(|_| !self.used_as_object(node, scope));
+            let kind = if name.contains('.') {
+                WrapperKind::Factory
+            } else {
+                WrapperKind::Class
+            };
+            return Some(Wrapper {
+                name,
+                kind,
+                module: None,
+                callee: self.range(c.callee),
+                range: self.range(node),
+                map,
+                open: parens.start..parens.start + 1,
+                close: parens.end.saturating_sub(1)..parens.end,
+                literal: None,
+                flow: self.flow(node, scope, 0),
+            });
+        }
+        let kind = if c.new {
+            WrapperKind::Class
+        } else {
+            WrapperKind::Factory
+        };
+        let Class::Module(path) = self.classify(c.callee, scope, 0) else {
+            return None;
+        };
+        let (module, name) = path.split_once('#')?;
+        if name.contains('.') || parens.is_empty() {
+            return None;
+        }
+        let literal = match c.args.as_slice() {
+            [only] if kind == WrapperKind::Class && matches!(self.kind(only.value), Kind::Dict(_)) => {
+                Some(self.range(only.value))
+            }
+            _ => None,
+        };
+        Some(Wrapper {
+            name: name.to_string(),
+            kind,
+            module: Some(module.to_string()),
+            callee: self.start(node)..self.end(c.callee),
+            range: self.range(node),
+            map: None,
+            open: parens.start..parens.start + 1,
+            close: parens.end.saturating_sub(1)..parens.end,
+            literal,
+            flow: self.flow(node, scope, 0),
+        })
+    }
+
+    /// `Type.STRING`, `SchemaType.OBJECT`: a member of an enum of a JavaScript client package.
+    pub(super) fn enum_member(&self, node: NodeId, scope: usize) -> Option<Wrapper> {
+        let Kind::Member(m) = self.kind(node) else {
+            return None;
+        };
+        // `SomeClass.method(...)` is a call, not an enum value.
+        if self
+            .parent(node)
+            .is_some_and(|p| matches!(self.kind(p), Kind::Call(c) if !c.new && c.callee == node))
+        {
+            return None;
+        }
+        let Class::Module(path) = self.classify(m.object, scope, 0) else {
+            return None;
+        };
+        let (module, name) = path.split_once('#')?;
+        if name.contains('.') {
+            return None;
+        }
+        let end = self.end(node);
+        Some(Wrapper {
+            name: name.to_string(),
+            kind: WrapperKind::Enum,
+            module: Some(module.to_string()),
+            callee: self.range(node),
+            range: self.range(node),
+            map: None,
+            open: end..end,
+            close: end..end,
+            literal: None,
+            flow: self.flow(node, scope, 0),
+        })
+    }
+
+    /// The wrapper is bound to a name whose attributes are read or set (`cfg.seed = 0`): a dict
+    /// would not do.
+    fn used_as_object(&self, wrapper: NodeId, scope: usize) -> bool {
+        let Some(assignment) = self.parent(wrapper) else {
+            return false;
+        };
+        let Kind::Assign(a) = self.kind(assignment) else {
+            return false;
+        };
+        let Some(name) = a.targets.first().and_then(|&t| self.tree.name(t)) else {
+            return false;
+        };
+        self.scopes.members.iter().any(|&(member, s)| {
+            s == scope
+                && matches!(self.kind(member), Kind::Member(m) if self.tree.name(m.object) == Some(name))
+        })
+    }
+}
+
+fn is_client_path(path: &str) -> bool {
+    path.split('.').any(|p| p == "genai" || p == "generativeai")
+}
+
+/// The typed wrapper a dotted path names: a class of a client package's `types` module
+/// (`google.genai.types.Part` → `Part`, with `Part.from_text` for its factories), or the legacy
+/// package's `GenerationConfig`.
+fn wrapper_of_path(path: &str) -> Option<String> {
+    if !is_client_path(path) {
+        return None;
+    }
+    let parts: Vec<&str> = path.split('.').collect();
+    let at = parts.iter().position(|p| *p == "types");
+    let rest: Vec<&str> = match at {
+        Some(i) => parts[i + 1..].to_vec(),
+        None => {
+            let last = parts.last()?;
+            return (*last == "GenerationConfig").then(|| last.to_string());
+        }
+    };
+    let first = rest.first()?;
+    if !first.starts_with(|c: char| c.is_ascii_uppercase()) || rest.len() > 2 {
+        return None;
+    }
+    if rest.len() == 2 && !rest[1].starts_with("from_") {
+        return None;
+    }
+    Some(rest.join("."))
+}
+
+pub(super) fn is_client_module(path: &str) -> bool {
+    is_client_path(path)
+}
