@@ -11,16 +11,65 @@
 //! its line break, `L3:end` the empty range at the end of line 3). The two programs of a test
 //! are written line for line, so that statements compare by their lines. Lines are compared
 //! after a spelling normalisation ([`neutral`]): camelCase words as snake_case, `True`/`False`/
-//! `None` as `true`/`false`/`null`; a shared line is shown in Python's spelling.
+//! `None` as `true`/`false`/`null`, `@google/genai` and `@google/generative-ai` as
+//! `google.genai` and `google.generativeai`; a shared line is shown in Python's spelling.
 //!
 //! Byte-level details a fix uses are summarised rather than shown: an entry's removal range as
-//! whether it takes the separator after it (`+,`) or before it (`,+`), its siblings as its place
-//! (`first`, `last`, `middle`, `only`), a call's insertion point as the argument it follows.
+//! whether it takes the separator after it (`+,`), the one before it (`,+`) or everything
+//! between the brackets (`all`), its siblings as its place (`first`, `last`, `middle`, `only`),
+//! a call's insertion point as the argument it follows. The fixtures' snapshots check the
+//! bytes.
 //!
-//! Differences between the two extractors for programs that mean the same (each asserted as it
-//! is, in the test named):
+//! Differences between the two extractors for programs that mean the same, each asserted as it
+//! is (the test named shows both programs):
 //!
-//! (filled in below, see `DIFFERENCES`)
+//! 1. Where a new argument goes in a call without a request object: after the last argument in
+//!    Python, after the opening parenthesis in TypeScript (its `insert_at` moves only for a
+//!    request object). `model.generate_content("Hi")` / `model.generateContent("Hi")`,
+//!    `chat.send_message("Hello")` / `chat.sendMessage("Hello")`, `generate_content(*args)` /
+//!    `generateContent(...args)`. Tests `legacy_model_and_create`,
+//!    `legacy_start_chat_and_send_message`, `spread_arguments`.
+//! 2. A legacy streaming request: Python's `model.generate_content(x, stream=True)` is a request
+//!    of its unit (migrated, `stream`); TypeScript's `model.generateContentStream(x)` blocks the
+//!    unit. Test `legacy_create_stream`.
+//! 3. A legacy unit blocked by how its model is used: Python's keeps the import's range,
+//!    TypeScript's has none (`0..0`). Tests `legacy_create_stream`,
+//!    `legacy_start_chat_and_send_message`, `legacy_unit_blocked`.
+//! 4. A legacy import with no client made: Python's unit adds `client = genai.Client()` after
+//!    the import; TypeScript's is blocked ("no client is made"). Test `imports`.
+//! 5. Client objects: TypeScript records `new GoogleGenAI({...})` and `new GoogleGenerativeAI(KEY)`
+//!    as `Class` wrappers (going elsewhere); Python's `genai.Client(...)` is no wrapper. Tests
+//!    `client_creation` and every legacy test.
+//! 6. Other packages: TypeScript records an import of any package (`node:os`, `other`) and any
+//!    imported name constructed, called or read a member of as a wrapper of that package;
+//!    Python records only the client packages' imports and their `types` wrappers. Tests
+//!    `imports`, `names_of_other_packages`.
+//! 7. Enum members: TypeScript's `Type.STRING` is an `Enum` wrapper; Python's
+//!    `types.Type.STRING` is nothing. Test `wrapper_enum`.
+//! 8. A wrapper's arguments: Python gives a wrapper's keyword arguments as its `map`, and a
+//!    wrapper used as a value is a `Map` named by the wrapper (`Content{...}`); TypeScript gives
+//!    the object literal's range (`literal`), no map, and the value is `Other`. Tests
+//!    `wrapper_class`, `wrapper_config_bound_to_a_name`. Python's wrappers name no `module`.
+//! 9. The typed-wrapper module's import: Python's `from google.genai import types` carries
+//!    `types` (its binding, removal and whether it is used); TypeScript's
+//!    `import * as types from "@google/genai"` carries none. Tests `imports`,
+//!    `unused_types_import`.
+//! 10. A model named by a name bound twice (`model = "a"`, then `model = "b"` under an `if`):
+//!     Python resolves it to the last binding's literal (`"b"`, and the argument's value is that
+//!     binding's); TypeScript's model is unresolved and the name has no value. Test
+//!     `model_bound_twice`.
+//! 11. A config bound once and used by two requests: Python marks the name `shared`; TypeScript
+//!     does not. Test `config_shared_by_two_requests`.
+//! 12. A wrapper passed to a function of the module whose parameter goes into a request: Python
+//!     follows it into the request (`flow=request`); TypeScript stops at the call (`elsewhere`).
+//!     Test `parameter_flowing_into_a_request`.
+//!
+//! Other differences come from the languages or the client libraries themselves, not from the
+//! extractors, and are noted in their tests: a JavaScript chat takes its message in a request
+//! object; the legacy JavaScript model takes its settings in an object and answers through
+//! `result.response.text()` (its unit's `answers`); only Python's client has `response.parsed`
+//! and `client.aio`; a JavaScript legacy request names its client; a new import and a client
+//! creation are written in each language's own way.
 
 use std::fmt::Write as _;
 use std::ops::Range;
@@ -596,6 +645,8 @@ for await (const chunk of stream) {
 
 #[test]
 fn legacy_model_and_create() {
+    // Differences 1 and 5; the JavaScript model takes its settings in an object and answers
+    // through `result.response.text()`.
     let facts = compare(
         r#"
 import google.generativeai as genai
@@ -647,6 +698,7 @@ console.log(result.response.text());
 
 #[test]
 fn legacy_create_stream() {
+    // Differences 1, 2, 3 and 5.
     let facts = compare(
         r#"
 import google.generativeai as genai
@@ -779,6 +831,7 @@ console.log(response.text);
 
 #[test]
 fn legacy_start_chat_and_send_message() {
+    // Differences 1, 3 and 5.
     let facts = compare(
         r#"
 import google.generativeai as genai
@@ -971,6 +1024,7 @@ const c = await client.models.generateContent({ model: settings.model, contents:
 
 #[test]
 fn model_bound_twice() {
+    // Difference 10.
     let facts = compare(
         r#"
 model = "gemini-2.0-flash"
@@ -1058,6 +1112,7 @@ const response = await client.models.generateContent({
 
 #[test]
 fn spread_arguments() {
+    // Difference 1 (the last call).
     let facts = compare(
         r#"
 a = client.models.generate_content(model="gemini-2.0-flash", **options)
@@ -1305,6 +1360,7 @@ response.text = "replaced";
 
 #[test]
 fn wrapper_class() {
+    // Differences 8 and 9.
     let facts = compare(
         r#"
 from google.genai import types
@@ -1340,6 +1396,7 @@ const response = await client.models.generateContent({ model: "gemini-2.0-flash"
 
 #[test]
 fn wrapper_factory() {
+    // Differences 8 and 9; the JavaScript factory takes the text as it is.
     let facts = compare(
         r#"
 from google.genai import types
@@ -1367,6 +1424,7 @@ const response = await client.models.generateContent({ model: "gemini-2.0-flash"
 
 #[test]
 fn wrapper_enum() {
+    // Differences 7 and 9.
     let facts = compare(
         r#"
 from google.genai import types
@@ -1387,6 +1445,7 @@ const schema = { type: Type.STRING };
 
 #[test]
 fn wrapper_config_bound_to_a_name() {
+    // Differences 8 and 9.
     let facts = compare(
         r#"
 from google.genai import types
@@ -1418,6 +1477,7 @@ const response = await client.models.generateContent({ model: "gemini-2.0-flash"
 
 #[test]
 fn wrapper_going_elsewhere() {
+    // Differences 8 and 9.
     let facts = compare(
         r#"
 from google.genai import types
@@ -1444,6 +1504,7 @@ console.log(part);
 
 #[test]
 fn imports() {
+    // Differences 4, 6 and 9.
     let facts = compare(
         r#"
 from google import genai
@@ -1476,6 +1537,7 @@ import * as os from "node:os";
 
 #[test]
 fn unused_types_import() {
+    // Difference 9.
     let facts = compare(
         r#"
 from google.genai import types
@@ -1506,7 +1568,7 @@ const legacy = await import("@google/generative-ai");
 
 #[test]
 fn comments() {
-    let facts = compare(
+    let facts = same(
         r#"
 # Ask the model.
 response = client.models.generate_content(
@@ -1545,6 +1607,7 @@ fn block_comments() {
 
 #[test]
 fn legacy_unit() {
+    // Differences 1 and 5.
     let facts = compare(
         r#"
 import google.generativeai as genai
@@ -1605,6 +1668,7 @@ console.log(result.response.text());
 
 #[test]
 fn legacy_unit_without_configure() {
+    // Differences 1 and 5; a JavaScript client made in place blocks its unit.
     let facts = compare(
         r#"
 import google.generativeai as genai
@@ -1649,6 +1713,7 @@ console.log((await model.generateContent("Hi")).response.text());
 
 #[test]
 fn legacy_unit_with_a_generation_config_bound_to_a_name() {
+    // Differences 1 and 5.
     let facts = compare(
         r#"
 import google.generativeai as genai
@@ -1703,6 +1768,7 @@ console.log(result.response.text());
 
 #[test]
 fn legacy_unit_blocked() {
+    // Differences 1, 3 and 5.
     let facts = compare(
         r#"
 import google.generativeai as genai
@@ -1765,6 +1831,7 @@ const response = await client.models.generateContent({ model: "gemini-2.0-flash"
 
 #[test]
 fn config_shared_by_two_requests() {
+    // Difference 11.
     let facts = compare(
         r#"
 config = {"temperature": 0.5}
@@ -1795,6 +1862,7 @@ const second = await client.models.generateContent({ model: "gemini-2.0-flash", 
 
 #[test]
 fn parameter_flowing_into_a_request() {
+    // Differences 8, 9 and 12.
     let facts = compare(
         r#"
 from google.genai import types
@@ -1826,6 +1894,7 @@ ask(createPartFromText("Hi"));
 
 #[test]
 fn wrapper_grown_into_a_list() {
+    // Differences 8 and 9.
     let facts = compare(
         r#"
 from google.genai import types
@@ -1895,7 +1964,7 @@ console.log(model.text);
 #[test]
 fn generate_content_of_another_library() {
     // Another object's `generate_content` is the API's only when called with a request.
-    let facts = compare(
+    let facts = same(
         r#"
 pipeline.generate_content("Hi")
 generator.generate_content(model="gemini-2.0-flash", contents="Hi")
@@ -1910,5 +1979,205 @@ generator.generateContent({ model: "gemini-2.0-flash", contents: "Hi" });
       arg model: "gemini-2.0-flash" (first +,)
       arg contents: "Hi" (last ,+)
       insert after arg contents
+    "#);
+}
+
+// ----- more shapes -----
+
+#[test]
+fn client_creation() {
+    // Difference 5.
+    let facts = compare(
+        r#"
+from google import genai
+client = genai.Client(api_key=KEY)
+"#,
+        r#"
+import { GoogleGenAI } from "@google/genai";
+const client = new GoogleGenAI({ apiKey: KEY });
+"#,
+    );
+    insta::assert_snapshot!(facts, @r#"
+    py import google.genai stmt=L1 module=`genai`
+    ts wrapper Class GoogleGenAI callee=`new GoogleGenAI` flow=elsewhere
+    ts   module @google/genai
+    ts   literal `{ apiKey: KEY }`
+    ts import @google/genai stmt=L1 module=`@google/genai`
+    "#);
+}
+
+#[test]
+fn names_of_other_packages() {
+    // Difference 6.
+    let facts = compare(
+        r#"
+from other import Thing, Kind
+thing = Thing(kind=Kind.BIG)
+"#,
+        r#"
+import { Thing, Kind } from "other";
+const thing = new Thing({ kind: Kind.BIG });
+"#,
+    );
+    insta::assert_snapshot!(facts, @r#"
+    ts wrapper Class Thing callee=`new Thing` flow=elsewhere
+    ts   module other
+    ts   literal `{ kind: Kind.BIG }`
+    ts wrapper Enum Kind callee=`Kind.BIG` flow=inside Thing
+    ts   module other
+    ts import other stmt=L1 module=`other`
+    "#);
+}
+
+#[test]
+fn async_client() {
+    // Python's asynchronous client is `client.aio`; JavaScript's methods are asynchronous.
+    let facts = compare(
+        r#"
+response = await client.aio.models.generate_content(model="gemini-2.0-flash", contents="Hi")
+print(response.text)
+"#,
+        r#"
+const response = await client.models.generateContent({ model: "gemini-2.0-flash", contents: "Hi" });
+console.log(response.text);
+"#,
+    );
+    insta::assert_snapshot!(facts, @r#"
+    py call Create `client.aio.models.generate_content` model="gemini-2.0-flash" method=`models.generate_content`
+    ts call Create `client.models.generateContent` model="gemini-2.0-flash" method=`models.generateContent`
+         arg model: "gemini-2.0-flash" (first +,)
+         arg contents: "Hi" (last ,+)
+         insert after arg contents
+       read Text `response.text` receiver=`response` origin=Response
+    "#);
+}
+
+#[test]
+fn interactions_stream() {
+    let facts = same(
+        r#"
+stream = client.interactions.create(model="gemini-2.0-flash", input="Hi", stream=True)
+for event in stream:
+    print(event.text)
+"#,
+        r#"
+const stream = await client.interactions.create({ model: "gemini-2.0-flash", input: "Hi", stream: true });
+for await (const event of stream) {
+  console.log(event.text);
+}
+"#,
+    );
+    insta::assert_snapshot!(facts, @r#"
+    call Interactions `client.interactions.create` model="gemini-2.0-flash"
+      arg model: "gemini-2.0-flash" (first +,)
+      arg input: "Hi" (middle +,)
+      arg stream: true (last ,+)
+      insert after arg stream
+    read Text `event.text` receiver=`event` origin=StreamChunk
+    "#);
+}
+
+#[test]
+fn legacy_count_tokens() {
+    // Differences 1 and 5.
+    let facts = compare(
+        r#"
+import google.generativeai as genai
+genai.configure(api_key=KEY)
+model = genai.GenerativeModel("gemini-2.0-flash")
+count = model.count_tokens("Hi")
+response = model.generate_content("Hi")
+"#,
+        r#"
+import { GoogleGenerativeAI } from "@google/generative-ai";
+const genAI = new GoogleGenerativeAI(KEY);
+const model = genAI.getGenerativeModel({ model: "gemini-2.0-flash" });
+const count = await model.countTokens("Hi");
+const result = await model.generateContent("Hi");
+"#,
+    );
+    insta::assert_snapshot!(facts, @r#"
+    py call LegacyModel `genai.GenerativeModel` model="gemini-2.0-flash"
+    py   positional "gemini-2.0-flash"
+    py   insert after positional 0
+    ts call LegacyModel `genAI.getGenerativeModel` model="gemini-2.0-flash"
+    ts   arg model: "gemini-2.0-flash" (only all)
+    ts   insert after arg model
+       call LegacyCreate { stream: false } `model.generate_content` model="gemini-2.0-flash"
+         positional "Hi"
+    py   insert after positional 0
+    ts   insert after the opening bracket
+    ts wrapper Class GoogleGenerativeAI callee=`new GoogleGenerativeAI` flow=elsewhere
+    ts   module @google/generative-ai
+       import google.generativeai stmt=L1 module=`google.generativeai`
+    py legacy import=L1 client="client"
+    py   new import "from google import genai"
+    py   client L2:`genai.configure` -> "client = genai.Client"
+    ts legacy import=L1 client="genAI"
+    ts   new import "import { GoogleGenAI } from \"@google/genai\";"
+    ts   client L2:`new GoogleGenerativeAI(KEY)` -> "new GoogleGenAI({ apiKey: KEY })"
+         removal L3+
+    py   request `model.generate_content("Hi")` callee=`model.generate_content` method=interactions.create model="gemini-2.0-flash" id=Some("gemini-2.0-flash")
+    ts   request `model.generateContent("Hi")` callee=`model.generateContent` method=interactions.create model="gemini-2.0-flash" id=Some("gemini-2.0-flash") client=genAI
+           arguments `"Hi"` in `("Hi")` separated by ", "
+           contents "Hi"
+           config {}
+         call `model.generate_content("Hi")`
+    py   replace `model.count_tokens("Hi")` -> "client.models.count_tokens(model=\"gemini-2.0-flash\", contents=\"Hi\")"
+    ts   replace `model.countTokens("Hi")` -> "genAI.models.countTokens({ model: \"gemini-2.0-flash\", contents: \"Hi\" })"
+    "#);
+}
+
+#[test]
+fn legacy_response_bound_to_a_name() {
+    // Differences 1 and 5.
+    let facts = compare(
+        r#"
+import google.generativeai as genai
+genai.configure(api_key=KEY)
+model = genai.GenerativeModel("gemini-2.0-flash")
+response = model.generate_content("Hi")
+text = response.text
+"#,
+        r#"
+import { GoogleGenerativeAI } from "@google/generative-ai";
+const genAI = new GoogleGenerativeAI(KEY);
+const model = genAI.getGenerativeModel({ model: "gemini-2.0-flash" });
+const result = await model.generateContent("Hi");
+const response = result.response;
+const text = response.text();
+"#,
+    );
+    insta::assert_snapshot!(facts, @r#"
+    py call LegacyModel `genai.GenerativeModel` model="gemini-2.0-flash"
+    py   positional "gemini-2.0-flash"
+    py   insert after positional 0
+    ts call LegacyModel `genAI.getGenerativeModel` model="gemini-2.0-flash"
+    ts   arg model: "gemini-2.0-flash" (only all)
+    ts   insert after arg model
+       call LegacyCreate { stream: false } `model.generate_content` model="gemini-2.0-flash"
+         positional "Hi"
+    py   insert after positional 0
+    py read Text `response.text` receiver=`response` origin=Response
+    ts   insert after the opening bracket
+    ts read Text `response.text()` receiver=`response` origin=Response
+    ts wrapper Class GoogleGenerativeAI callee=`new GoogleGenerativeAI` flow=elsewhere
+    ts   module @google/generative-ai
+       import google.generativeai stmt=L1 module=`google.generativeai`
+    py legacy import=L1 client="client"
+    py   new import "from google import genai"
+    py   client L2:`genai.configure` -> "client = genai.Client"
+    ts legacy import=L1 client="genAI"
+    ts   new import "import { GoogleGenAI } from \"@google/genai\";"
+    ts   client L2:`new GoogleGenerativeAI(KEY)` -> "new GoogleGenAI({ apiKey: KEY })"
+         removal L3+
+    py   request `model.generate_content("Hi")` callee=`model.generate_content` method=interactions.create model="gemini-2.0-flash" id=Some("gemini-2.0-flash")
+    ts   request `model.generateContent("Hi")` callee=`model.generateContent` method=interactions.create model="gemini-2.0-flash" id=Some("gemini-2.0-flash") client=genAI
+           arguments `"Hi"` in `("Hi")` separated by ", "
+           contents "Hi"
+           config {}
+         call `model.generate_content("Hi")`
+    ts   replace `.response` -> ""
+    ts   answer `.text()`
     "#);
 }
