@@ -63,6 +63,11 @@
 //! 12. A wrapper passed to a function of the module whose parameter goes into a request: Python
 //!     follows it into the request (`flow=request`); TypeScript stops at the call (`elsewhere`).
 //!     Test `parameter_flowing_into_a_request`.
+//! 13. A legacy model made from a cached content: its model (and its requests') is unresolved
+//!     in Python, absent in TypeScript. Test `legacy_model_from_cached_content`.
+//! 14. A parameter annotated with the response type: Python reads `response.text` of
+//!     `response: types.GenerateContentResponse` as a response's; TypeScript gives nothing for
+//!     `response: GenerateContentResponse`. Test `response_as_an_annotated_parameter`.
 //!
 //! Other differences come from the languages or the client libraries themselves, not from the
 //! extractors, and are noted in their tests: a JavaScript chat takes its message in a request
@@ -2179,5 +2184,110 @@ const text = response.text();
          call `model.generate_content("Hi")`
     ts   replace `.response` -> ""
     ts   answer `.text()`
+    "#);
+}
+
+#[test]
+fn legacy_model_from_cached_content() {
+    // Differences 1 and 13.
+    let facts = compare(
+        r#"
+model = genai.GenerativeModel.from_cached_content(cached_content=cache)
+response = model.generate_content("Hi")
+"#,
+        r#"
+const model = genAI.getGenerativeModelFromCachedContent(cache);
+const result = await model.generateContent("Hi");
+"#,
+    );
+    insta::assert_snapshot!(facts, @r#"
+    py call LegacyModel `genai.GenerativeModel.from_cached_content` model=unresolved
+    py   arg cached_content: name cache (only all)
+    py   insert after arg cached_content
+    py call LegacyCreate { stream: false } `model.generate_content` model=unresolved
+    ts call LegacyModel `genAI.getGenerativeModelFromCachedContent` model=absent
+    ts   positional name cache
+    ts   insert after the opening bracket
+    ts call LegacyCreate { stream: false } `model.generateContent` model=absent
+         positional "Hi"
+    py   insert after positional 0
+    ts   insert after the opening bracket
+    "#);
+}
+
+#[test]
+fn response_as_an_annotated_parameter() {
+    // Difference 14.
+    let facts = compare(
+        r#"
+def show(response: types.GenerateContentResponse):
+    print(response.text)
+"#,
+        r#"
+function show(response: GenerateContentResponse) {
+  console.log(response.text);
+}
+"#,
+    );
+    insta::assert_snapshot!(facts, @"py read Text `response.text` receiver=`response` origin=Response");
+}
+
+#[test]
+fn chat_kept_on_an_object() {
+    // The JavaScript chat takes its message in a request object.
+    let facts = compare(
+        r#"
+class Bot:
+    def __init__(self, client):
+        self.chat = client.chats.create(model="gemini-2.0-flash")
+    def ask(self, question):
+        return self.chat.send_message(question).text
+"#,
+        r#"
+class Bot {
+  constructor(client) {
+    this.chat = client.chats.create({ model: "gemini-2.0-flash" });
+  }
+  async ask(question) {
+    return (await this.chat.sendMessage({ message: question })).text;
+  }
+}
+"#,
+    );
+    insta::assert_snapshot!(facts, @r#"
+       call ChatCreate `client.chats.create` model="gemini-2.0-flash"
+         arg model: "gemini-2.0-flash" (only all)
+         insert after arg model
+    py call SendMessage `self.chat.send_message` model=absent
+    py   positional name question
+    py   insert after positional 0
+    py read Text `self.chat.send_message(question).text` receiver=`self.chat.send_message(question)` origin=Response
+    ts call SendMessage `this.chat.sendMessage` model=absent
+    ts   arg message: name question (only all)
+    ts   insert after arg message
+    ts read Text `(await this.chat.sendMessage({ message: question })).text` receiver=`(await this.chat.sendMessage({ message: question }))` origin=Response
+    "#);
+}
+
+#[test]
+fn models_resource_bound_to_a_name() {
+    let facts = same(
+        r#"
+models = client.models
+response = models.generate_content(model="gemini-2.0-flash", contents="Hi")
+print(response.text)
+"#,
+        r#"
+const models = client.models;
+const response = await models.generateContent({ model: "gemini-2.0-flash", contents: "Hi" });
+console.log(response.text);
+"#,
+    );
+    insta::assert_snapshot!(facts, @r#"
+    call Create `models.generate_content` model="gemini-2.0-flash"
+      arg model: "gemini-2.0-flash" (first +,)
+      arg contents: "Hi" (last ,+)
+      insert after arg contents
+    read Text `response.text` receiver=`response` origin=Response
     "#);
 }
