@@ -2291,3 +2291,101 @@ console.log(response.text);
     read Text `response.text` receiver=`response` origin=Response
     "#);
 }
+
+// ----- the JavaScript surfaces -----
+
+#[test]
+fn javascript_and_tsx_give_typescripts_facts() {
+    let programs = [
+        r#"
+import { GoogleGenAI, createPartFromText, Type } from "@google/genai";
+const client = new GoogleGenAI({});
+const config = { temperature: 0.5, responseSchema: { type: Type.STRING } };
+const response = await client.models.generateContent({
+  model: "gemini-2.0-flash",
+  contents: [createPartFromText("Hi")],
+  config,
+});
+console.log(response.text, response.usageMetadata.totalTokenCount); // the answer
+for (const part of response.candidates[0].content.parts) {
+  console.log(part.functionCall);
+}
+"#,
+        r#"
+import { GoogleGenerativeAI } from "@google/generative-ai";
+const genAI = new GoogleGenerativeAI(KEY);
+const model = genAI.getGenerativeModel({ model: "gemini-2.0-flash", generationConfig: { temperature: 0.5 } });
+const result = await model.generateContent("Hi");
+console.log(result.response.text());
+"#,
+    ];
+    for src in programs {
+        let ts = summary(Surface::TypeScript, program(src));
+        assert!(!ts.is_empty());
+        assert_eq!(summary(Surface::JavaScript, program(src)), ts);
+        assert_eq!(summary(Surface::Tsx, program(src)), ts);
+    }
+}
+
+#[test]
+fn a_whole_program() {
+    // Differences 5, 6, 7, 8 and 9.
+    let facts = compare(
+        r#"
+from google import genai
+from google.genai import types
+client = genai.Client()
+config = {"temperature": 0.5, "response_schema": {"type": types.Type.STRING}}
+response = client.models.generate_content(
+  model="gemini-2.0-flash",
+  contents=[types.Part.from_text(text="Hi")],
+  config=config,
+)
+print(response.text, response.usage_metadata.total_token_count)  # the answer
+for part in response.candidates[0].content.parts:
+  print(part.function_call)
+"#,
+        r#"
+import { GoogleGenAI } from "@google/genai";
+import { createPartFromText, Type } from "@google/genai";
+const client = new GoogleGenAI({});
+const config = { temperature: 0.5, responseSchema: { type: Type.STRING } };
+const response = await client.models.generateContent({
+  model: "gemini-2.0-flash",
+  contents: [createPartFromText("Hi")],
+  config,
+});
+console.log(response.text, response.usageMetadata.totalTokenCount); // the answer
+for (const part of response.candidates[0].content.parts) {
+  console.log(part.functionCall);
+}
+"#,
+    );
+    insta::assert_snapshot!(facts, @r#"
+       call Create `client.models.generate_content` model="gemini-2.0-flash" method=`models.generate_content`
+         arg model: "gemini-2.0-flash" (first +,)
+    py   arg contents: [`types.Part.from_text(text="Hi")`] (middle +,)
+    py   arg config: name config = {temperature: `0.5`, response_schema: {type: `types.Type.STRING`}} at L4 single-use (last ,+)
+    ts   arg contents: [`createPartFromText("Hi")`] (middle +,)
+    ts   arg config: name config = {temperature: `0.5`, responseSchema: {type: `Type.STRING`}} at L4 single-use (last ,+)
+         insert after arg config, indent "  "
+       read Text `response.text` receiver=`response` origin=Response
+       read Usage { member: `total_token_count` } `response.usage_metadata` receiver=`response` origin=Response
+       read Candidates { simple_text: false } `response.candidates[0].content.parts` receiver=`response` origin=Response
+       read PartFunctionCall `part.function_call` receiver=`part` origin=Part
+    py wrapper Factory Part.from_text callee=`types.Part.from_text` flow=request
+    py   map Part.from_text{text: "Hi"}
+    py import google.genai stmt=L1 module=`genai`
+    py import google.genai stmt=L2 module=`google.genai` types=types name=`types` removal=L2+ used
+    ts wrapper Class GoogleGenAI callee=`new GoogleGenAI` flow=elsewhere
+    ts   module @google/genai
+    ts   literal `{}`
+    ts wrapper Factory createPartFromText callee=`createPartFromText` flow=request
+    ts   module @google/genai
+    ts wrapper Enum Type callee=`Type.STRING` flow=request
+    ts   module @google/genai
+    ts import @google/genai stmt=L1 module=`@google/genai`
+    ts import @google/genai stmt=L2 module=`@google/genai`
+       comment L10 line "the answer"
+    "#);
+}
