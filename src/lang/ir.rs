@@ -64,6 +64,14 @@ pub struct Tree {
     pub comments: Vec<Span>,
     /// The syntax errors the parser reported.
     pub errors: usize,
+    /// Every string literal's range, outermost ones only (an f-string or a template literal
+    /// whole), and JSX text: where text for people and ids may be written.
+    pub strings: Vec<Span>,
+    /// JSX elements (`false`) and the expression containers in them (`true`), where a comment
+    /// is text or code.
+    pub jsx: Vec<(Span, bool)>,
+    /// Every identifier token (Python): the names a notebook cell mentions.
+    pub identifiers: Vec<Span>,
 }
 
 #[derive(Debug)]

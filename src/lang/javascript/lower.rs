@@ -38,19 +38,43 @@ fn parseable(text: &str) -> std::borrow::Cow<'_, str> {
 
 /// The syntax errors oxc reports for a document (one more when it gave up).
 pub fn errors(surface: Surface, text: &str) -> usize {
-    let allocator = Allocator::default();
     let text = parseable(text);
+    let allocator = Allocator::default();
     let parsed = Parser::new(&allocator, &text, source_type(surface)).parse();
+    let errors = error_count(&parsed);
+    if errors > 0 && surface == Surface::JavaScript {
+        let allocator = Allocator::default();
+        let typed = Parser::new(&allocator, &text, SourceType::tsx()).parse();
+        return errors.min(error_count(&typed));
+    }
+    errors
+}
+
+fn error_count(parsed: &oxc_parser::ParserReturn<'_>) -> usize {
     parsed.diagnostics.errors().count() + usize::from(parsed.panicked)
 }
 
-/// Parses a document of a JavaScript or TypeScript surface and lowers it.
+/// Parses a document of a JavaScript or TypeScript surface and lowers it. JavaScript that
+/// only parses as TypeScript (a code block marked `javascript` with type annotations) is read
+/// as TypeScript.
 pub fn lower(surface: Surface, text: &str) -> Tree {
-    let allocator = Allocator::default();
     let owned = parseable(text);
     let text: &str = &owned;
+    let allocator = Allocator::default();
     let parsed = Parser::new(&allocator, text, source_type(surface)).parse();
-    let errors = parsed.diagnostics.errors().count() + usize::from(parsed.panicked);
+    let errors = error_count(&parsed);
+    if errors > 0 && surface == Surface::JavaScript {
+        let allocator = Allocator::default();
+        let typed = Parser::new(&allocator, text, SourceType::tsx()).parse();
+        let typed_errors = error_count(&typed);
+        if typed_errors < errors {
+            return lower_program(&typed, text, typed_errors);
+        }
+    }
+    lower_program(&parsed, text, errors)
+}
+
+fn lower_program(parsed: &oxc_parser::ParserReturn<'_>, text: &str, errors: usize) -> Tree {
     let comments = parsed.program.comments.iter().map(|c| sp(c.span)).collect();
     let mut lowering = Lowering {
         b: Builder::new(),
@@ -58,9 +82,62 @@ pub fn lower(surface: Surface, text: &str) -> Tree {
         depth: 0,
     };
     let body = lowering.statements(&parsed.program.body);
-    lowering
+    let mut tree = lowering
         .b
-        .finish(body, Span::new(0, text.len()), comments, errors)
+        .finish(body, Span::new(0, text.len()), comments, errors);
+    let mut literals = Literals::default();
+    literals.visit_program(&parsed.program);
+    literals.strings.sort_by_key(|s| (s.start, s.end));
+    tree.strings = literals.strings;
+    tree.jsx = literals.jsx;
+    tree
+}
+
+/// The string literals (outermost), template literals (whole), JSX text, and the JSX
+/// elements and expression containers of a program.
+#[derive(Default)]
+struct Literals {
+    strings: Vec<Span>,
+    jsx: Vec<(Span, bool)>,
+    templates: usize,
+}
+
+impl<'a> Visit<'a> for Literals {
+    fn visit_string_literal(&mut self, it: &js::StringLiteral<'a>) {
+        if self.templates == 0 {
+            self.strings.push(sp(it.span));
+        }
+    }
+
+    fn visit_template_literal(&mut self, it: &js::TemplateLiteral<'a>) {
+        if self.templates == 0 {
+            self.strings.push(sp(it.span));
+        }
+        self.templates += 1;
+        walk::walk_template_literal(self, it);
+        self.templates -= 1;
+    }
+
+    fn visit_jsx_text(&mut self, it: &js::JSXText<'a>) {
+        if self.templates == 0 {
+            self.strings.push(sp(it.span));
+        }
+    }
+
+    fn visit_jsx_element(&mut self, it: &js::JSXElement<'a>) {
+        self.jsx.push((sp(it.span), false));
+        walk::walk_jsx_element(self, it);
+    }
+
+    fn visit_jsx_fragment(&mut self, it: &js::JSXFragment<'a>) {
+        self.jsx.push((sp(it.span), false));
+        walk::walk_jsx_fragment(self, it);
+    }
+
+    fn visit_jsx_expression_container(&mut self, it: &js::JSXExpressionContainer<'a>) {
+        self.jsx.push((sp(it.span), true));
+        walk::walk_jsx_expression_container(self, it);
+    }
 }
 
 fn sp(span: oxc_span::Span) -> Span {

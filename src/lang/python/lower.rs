@@ -39,9 +39,35 @@ pub fn lower(text: &str, ipython: bool) -> Tree {
         depth: 0,
     };
     let body = lowering.suite(&module.body);
-    lowering
+    let mut tree = lowering
         .b
-        .finish(body, Span::new(0, text.len()), comments, errors)
+        .finish(body, Span::new(0, text.len()), comments, errors);
+    // Strings (an f-string or t-string from its start to its end, whatever it nests) and names.
+    let mut depth = 0usize;
+    let mut open = 0u32;
+    for t in tokens.iter() {
+        match t.kind() {
+            TokenKind::FStringStart | TokenKind::TStringStart => {
+                if depth == 0 {
+                    open = t.start().to_u32();
+                }
+                depth += 1;
+            }
+            TokenKind::FStringEnd | TokenKind::TStringEnd => {
+                depth = depth.saturating_sub(1);
+                if depth == 0 {
+                    tree.strings.push(Span {
+                        start: open,
+                        end: t.end().to_u32(),
+                    });
+                }
+            }
+            TokenKind::String if depth == 0 => tree.strings.push(span(t.range())),
+            TokenKind::Name => tree.identifiers.push(span(t.range())),
+            _ => {}
+        }
+    }
+    tree
 }
 
 fn span(range: TextRange) -> Span {
