@@ -6,7 +6,8 @@
 
 use std::sync::OnceLock;
 
-use crate::lang::{Document, Surface, Syntax, javascript, python};
+use crate::lang::treesitter::{self, Grammar};
+use crate::lang::{Document, Surface, javascript, python};
 use crate::manifest::{self, Violation};
 use crate::mcp::{self, ToolServer};
 
@@ -42,14 +43,20 @@ impl<'d> Analysis<'d> {
                 {
                     return None;
                 }
-                match (&doc.surface, &doc.syntax) {
-                    (Surface::Python, Syntax::TreeSitter(tree)) => {
-                        python::mcp::tool_server(tree, &doc.text, &conventions.api_key_suffix)
+                // The tool-server analysis still reads tree-sitter trees.
+                let grammar = match doc.surface {
+                    Surface::Python => Grammar::Python,
+                    Surface::JavaScript => Grammar::JavaScript,
+                    Surface::TypeScript => Grammar::TypeScript,
+                    Surface::Tsx => Grammar::Tsx,
+                    _ => return None,
+                };
+                let tree = treesitter::parse(grammar, &doc.text)?;
+                match doc.surface {
+                    Surface::Python => {
+                        python::mcp::tool_server(&tree, &doc.text, &conventions.api_key_suffix)
                     }
-                    (Surface::JavaScript | Surface::TypeScript | Surface::Tsx, Syntax::TreeSitter(tree)) => {
-                        javascript::mcp::tool_server(tree, &doc.text, &conventions.api_key_suffix)
-                    }
-                    _ => None,
+                    _ => javascript::mcp::tool_server(&tree, &doc.text, &conventions.api_key_suffix),
                 }
             })
             .as_ref()

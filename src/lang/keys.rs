@@ -7,11 +7,8 @@
 use std::collections::BTreeMap;
 use std::ops::Range;
 
-use tree_sitter::Node;
-
 use super::json::scan::{Json, Step};
-use super::treesitter::children;
-use super::{CommentStyle, Document, Surface, Syntax};
+use super::{CommentStyle, Document, Surface, Syntax, ir};
 
 /// A key as written: where its text is (inside the quotes) and that text.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -29,8 +26,8 @@ pub fn sibling_keys(doc: &Document, ranges: &[Range<usize>]) -> Vec<Vec<Key>> {
         (Surface::Json, Syntax::Json(json)) => json_keys(json, &doc.text, ranges),
         (
             Surface::Python | Surface::JavaScript | Surface::TypeScript | Surface::Tsx,
-            Syntax::TreeSitter(tree),
-        ) => tree_keys(tree.root_node(), &doc.text, ranges),
+            Syntax::Lowered(tree),
+        ) => tree_keys(tree, &doc.text, ranges),
         (Surface::Text(CommentStyle::Hash), _) => {
             let mut groups: Vec<Vec<Key>> = yaml_mappings(&doc.text)
                 .into_iter()
@@ -86,68 +83,97 @@ fn json_keys(json: &Json, text: &str, ranges: &[Range<usize>]) -> Vec<Vec<Key>> 
     groups
 }
 
-/// Python `dictionary`s and JavaScript `object`s with a key holding one of
-/// `ranges`: their `pair`s' literal keys. Found from each range upwards, not by walking the
-/// tree: a large JSON document has few such keys.
-fn tree_keys(root: Node, text: &str, ranges: &[Range<usize>]) -> Vec<Vec<Key>> {
+/// Python dicts and JavaScript objects with a key holding one of `ranges`: their pairs' literal
+/// keys. The nearest pair around a range holds it in its key or in its value; in its value, so
+/// does every pair above it, and the range is no key.
+fn tree_keys(tree: &ir::Tree, text: &str, ranges: &[Range<usize>]) -> Vec<Vec<Key>> {
+    let pair = |e: &ir::Entry| match &e.key {
+        ir::Key::Name(k) => k.span != e.span,
+        ir::Key::Str(_) | ir::Key::Computed(_) => true,
+        ir::Key::Spread | ir::Key::Method(_) => false,
+    };
     let mut groups = Vec::new();
-    let mut mappings: Vec<usize> = Vec::new();
+    let mut mappings: Vec<ir::NodeId> = Vec::new();
     for range in ranges {
-        let Some(mut node) = root.descendant_for_byte_range(range.start, range.end) else {
-            continue;
-        };
-        // The nearest pair holds the range in its key or in its value; in its value, so does
-        // every pair above it.
-        while let Some(parent) = node.parent() {
-            if parent.kind() != "pair" {
-                node = parent;
+        let mut nearest: Option<(ir::NodeId, &ir::Entry)> = None;
+        for (id, node) in tree.nodes.iter().enumerate() {
+            let ir::Kind::Dict(d) = &node.kind else {
                 continue;
-            }
-            let in_key = parent
-                .child_by_field_name("key")
-                .is_some_and(|key| key.id() == node.id());
-            if let Some(mapping) = parent
-                .parent()
-                .filter(|m| in_key && matches!(m.kind(), "object" | "dictionary"))
-                && !mappings.contains(&mapping.id())
-            {
-                mappings.push(mapping.id());
-                let keys: Vec<Key> = children(mapping)
-                    .filter(|p| p.kind() == "pair")
-                    .filter_map(|p| p.child_by_field_name("key"))
-                    .filter_map(|k| literal_key(k, text))
-                    .collect();
-                if keys.len() > 1 {
-                    groups.push(keys);
+            };
+            for e in d.items.iter().filter(|e| pair(e)) {
+                let span = e.span.range();
+                if span.start <= range.start
+                    && range.end <= span.end
+                    && nearest.is_none_or(|(_, n)| n.span.range().len() > span.len())
+                {
+                    nearest = Some((id as ir::NodeId, e));
                 }
             }
-            break;
+        }
+        let Some((mapping, entry)) = nearest else {
+            continue;
+        };
+        let in_key = key_span(tree, text, &entry.key).is_some_and(|k| {
+            let k = k.range();
+            k.start <= range.start && range.end <= k.end
+        });
+        if !in_key || mappings.contains(&mapping) {
+            continue;
+        }
+        mappings.push(mapping);
+        let ir::Kind::Dict(d) = tree.kind(mapping) else {
+            continue;
+        };
+        let keys: Vec<Key> = d
+            .items
+            .iter()
+            .filter(|e| pair(e))
+            .filter_map(|e| literal_key(tree, text, &e.key))
+            .collect();
+        if keys.len() > 1 {
+            groups.push(keys);
         }
     }
     groups
 }
 
+/// Where a key is written: a string with its quotes, a name, a number.
+fn key_span(tree: &ir::Tree, text: &str, key: &ir::Key) -> Option<ir::Span> {
+    match key {
+        ir::Key::Name(k) | ir::Key::Str(k) => Some(k.span),
+        ir::Key::Computed(k) => {
+            let span = tree.span(*k);
+            // `[expr]` is no key as written.
+            let bracketed = text
+                .get(..span.start as usize)
+                .is_some_and(|before| before.trim_end().ends_with('['));
+            (!bracketed).then_some(span)
+        }
+        _ => None,
+    }
+}
+
 /// The text of a literal key: a string's content without its quotes (not an f-string or a
-/// template), or a bare property name.
-fn literal_key(key: Node, text: &str) -> Option<Key> {
-    let range = match key.kind() {
-        "property_identifier" | "number" | "integer" => key.byte_range(),
-        "string" => {
-            let parts: Vec<Node> = children(key).collect();
-            if parts.iter().any(|p| p.kind() == "interpolation") {
-                return None;
-            }
-            // Python marks the quotes (`string_start`, `string_end`, with any prefix); JSON and
-            // JavaScript strings are one quote character on each side.
-            let start = parts
-                .iter()
-                .find(|p| p.kind() == "string_start")
-                .map_or(key.start_byte() + 1, |p| p.end_byte());
-            let end = parts
-                .iter()
-                .find(|p| p.kind() == "string_end")
-                .map_or(key.end_byte().saturating_sub(1), |p| p.start_byte());
+/// template), a bare property name, a number.
+fn literal_key(tree: &ir::Tree, text: &str, key: &ir::Key) -> Option<Key> {
+    let range = match key {
+        ir::Key::Name(k) => k.span.range(),
+        ir::Key::Str(k) => {
+            let written = text.get(k.span.range())?;
+            // A prefix (`r`, `b`), then one or three quotes on each side.
+            let open = written.find(['"', '\''])?;
+            let quote = &written[open..];
+            let width = if quote.starts_with("\"\"\"") || quote.starts_with("'''") {
+                3
+            } else {
+                1
+            };
+            let start = k.span.start as usize + open + width;
+            let end = (k.span.end as usize).saturating_sub(width);
             start..end.max(start)
+        }
+        ir::Key::Computed(k) if matches!(tree.kind(*k), ir::Kind::Int(_) | ir::Kind::Number) => {
+            key_span(tree, text, key)?.range()
         }
         _ => return None,
     };

@@ -22,7 +22,7 @@ pub mod rust;
 pub mod rust_requests;
 pub mod shell;
 pub mod text;
-pub(crate) mod treesitter;
+pub mod treesitter;
 
 use std::ops::Range;
 use std::path::Path;
@@ -475,7 +475,10 @@ impl CellOrigin {
 
 /// The parse result a rule can walk.
 pub enum Syntax {
+    /// Shell.
     TreeSitter(Tree),
+    /// Python and JavaScript/TypeScript, lowered into the shared form.
+    Lowered(Box<ir::Tree>),
     /// A JSON document's values with their spans.
     Json(json::scan::Json),
     Rust(Box<syn::File>),
@@ -508,16 +511,26 @@ impl Document {
     /// What the document does with the API.
     pub fn facts(&self) -> &Facts {
         self.facts.get_or_init(|| match (&self.surface, &self.syntax) {
-            (Surface::Python, Syntax::TreeSitter(tree)) => {
+            (Surface::Python, Syntax::Lowered(tree)) => {
                 python_facts(tree, &self.text, &facts::Env::new(), &Default::default()).0
             }
-            (Surface::JavaScript | Surface::TypeScript | Surface::Tsx, Syntax::TreeSitter(tree)) => {
-                let lowered = javascript::lower::lower(self.surface, &self.text);
+            (Surface::JavaScript | Surface::TypeScript | Surface::Tsx, Syntax::Lowered(tree)) => {
                 let env = facts::Env::new();
                 let elsewhere = facts::Elsewhere::default();
                 let (mut out, _) =
-                    facts::extract(&lowered, &self.text, facts::Dialect::JavaScript, &env, &elsewhere);
-                out.legacy = javascript::facts::legacy(tree, &self.text);
+                    facts::extract(tree, &self.text, facts::Dialect::JavaScript, &env, &elsewhere);
+                // The legacy units still come from the tree-sitter analysis, which only a
+                // document naming the legacy package needs.
+                if self.text.contains("@google/generative-ai") {
+                    let grammar = match self.surface {
+                        Surface::TypeScript => treesitter::Grammar::TypeScript,
+                        Surface::Tsx => treesitter::Grammar::Tsx,
+                        _ => treesitter::Grammar::JavaScript,
+                    };
+                    if let Some(old) = treesitter::parse(grammar, &self.text) {
+                        out.legacy = javascript::facts::legacy(&old, &self.text);
+                    }
+                }
                 out
             }
             (Surface::Shell, Syntax::TreeSitter(tree)) => shell::facts(tree, &self.text, &self.prompts),
@@ -537,18 +550,23 @@ impl Document {
 /// The facts of a Python text (a notebook cell: with what the earlier cells bound and the names
 /// the other cells mention), and what its top-level names hold.
 pub fn python_facts(
-    tree: &Tree,
+    tree: &ir::Tree,
     text: &str,
     env: &facts::Env,
     elsewhere: &facts::Elsewhere<'_>,
 ) -> (Facts, facts::Env) {
-    let lowered = python::lower::lower(text, false);
-    let (mut out, exports) = facts::extract(&lowered, text, facts::Dialect::Python, env, elsewhere);
-    let old_elsewhere = python::facts::Elsewhere {
-        total: elsewhere.total,
-        here: elsewhere.here,
-    };
-    out.legacy = python::facts::legacy(tree, text, &python::facts::old_env(env), &old_elsewhere);
+    let (mut out, exports) = facts::extract(tree, text, facts::Dialect::Python, env, elsewhere);
+    // The legacy units still come from the tree-sitter analysis, which only a document naming
+    // the legacy package needs.
+    if text.contains("generativeai")
+        && let Some(old) = treesitter::parse(treesitter::Grammar::Python, text)
+    {
+        let old_elsewhere = python::facts::Elsewhere {
+            total: elsewhere.total,
+            here: elsewhere.here,
+        };
+        out.legacy = python::facts::legacy(&old, text, &python::facts::old_env(env), &old_elsewhere);
+    }
     (out, exports)
 }
 
@@ -639,19 +657,7 @@ pub fn syntax_errors(surface: Surface, text: &str) -> usize {
 pub fn errors_of(surface: Surface, text: &str, docs: &[Document]) -> usize {
     match surface {
         Surface::Notebook if serde_json::from_str::<serde::de::IgnoredAny>(text).is_err() => usize::MAX / 2,
-        _ => docs
-            .iter()
-            .map(|d| match d.surface {
-                Surface::Python => {
-                    let tree = python::lower::lower(&d.text, false);
-                    tree.errors + ir::repeated_keywords(&tree)
-                }
-                Surface::JavaScript | Surface::TypeScript | Surface::Tsx => {
-                    javascript::lower::errors(d.surface, &d.text)
-                }
-                _ => d.syntax_errors,
-            })
-            .sum(),
+        _ => docs.iter().map(|d| d.syntax_errors).sum(),
     }
 }
 

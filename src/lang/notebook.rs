@@ -6,7 +6,6 @@
 
 use super::Document;
 use super::json::scan::{self, Node};
-use super::treesitter;
 use super::{CommentStyle, OffsetMap, Surface, json};
 
 pub fn documents(text: &str) -> Vec<Document> {
@@ -169,25 +168,18 @@ fn closing_bracket(bytes: &[u8], open: usize) -> Option<usize> {
 /// cells bound, and no binding is "used only here" when another cell mentions its name.
 fn link_cells(docs: Vec<CellDocument>) -> Vec<Document> {
     use std::collections::HashMap;
-    let python_tree = |cell: &CellDocument| match (cell.module, &cell.doc.syntax) {
-        (true, super::Syntax::TreeSitter(tree)) => Some(tree.clone()),
-        _ => None,
-    };
     // How often each cell mentions each name, and over all cells.
     let mut mentions: Vec<HashMap<String, usize>> = Vec::with_capacity(docs.len());
     let mut total: HashMap<String, usize> = HashMap::new();
     for cell in &docs {
         let doc = &cell.doc;
         let mut here: HashMap<String, usize> = HashMap::new();
-        if let Some(tree) = python_tree(cell) {
-            treesitter::visit(tree.root_node(), &mut |node| {
-                if node.kind() == "identifier" {
-                    *here
-                        .entry(treesitter::text_of(node, &doc.text).to_string())
-                        .or_default() += 1;
-                }
-                true
-            });
+        if let (true, super::Syntax::Lowered(tree)) = (cell.module, &cell.doc.syntax) {
+            for name in &tree.identifiers {
+                *here
+                    .entry(doc.text.get(name.range()).unwrap_or_default().to_string())
+                    .or_default() += 1;
+            }
         }
         for (name, n) in &here {
             *total.entry(name.clone()).or_default() += n;
@@ -198,14 +190,17 @@ fn link_cells(docs: Vec<CellDocument>) -> Vec<Document> {
     let mut env = super::facts::Env::new();
     let mut out = Vec::with_capacity(docs.len());
     for (cell, here) in docs.into_iter().zip(&mentions) {
-        let tree = python_tree(&cell);
-        let CellDocument { mut doc, magics, .. } = cell;
-        if let Some(tree) = tree {
+        let CellDocument {
+            mut doc,
+            magics,
+            module: in_module,
+        } = cell;
+        if in_module && let super::Syntax::Lowered(tree) = &doc.syntax {
             let elsewhere = super::facts::Elsewhere {
                 total: Some(&total),
                 here: Some(here),
             };
-            let (facts, exports) = super::python_facts(&tree, &doc.text, &env, &elsewhere);
+            let (facts, exports) = super::python_facts(tree, &doc.text, &env, &elsewhere);
             doc.set_facts(facts);
             env.extend(exports);
             doc.magics = magics;

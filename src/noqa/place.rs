@@ -489,6 +489,19 @@ fn literal_at(doc: &Document, pos: usize) -> Option<Reason> {
             }
             None
         }
+        // The innermost string, JSX element or JSX expression around `pos`.
+        Syntax::Lowered(tree) => {
+            let strings = tree.strings.iter().map(|s| (*s, Some(Reason::InString)));
+            let jsx = tree
+                .jsx
+                .iter()
+                .map(|&(s, expression)| (s, (!expression).then_some(Reason::Jsx)));
+            strings
+                .chain(jsx)
+                .filter(|(s, _)| (s.start as usize) < pos && pos < s.end as usize)
+                .min_by_key(|(s, _)| s.end - s.start)
+                .and_then(|(_, reason)| reason)
+        }
         Syntax::Json(json) => json.inside_string(pos).then_some(Reason::InString),
         // syn does not keep comments: the string literals' spans say where text is.
         _ if doc.surface == Surface::Rust => {

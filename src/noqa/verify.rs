@@ -154,6 +154,8 @@ fn signature(doc: &Document) -> Option<Signature> {
             });
             Some(Signature::Leaves(leaves))
         }
+        // The words of the text but comments; a string is one item.
+        Syntax::Lowered(tree) => Some(Signature::Leaves(lowered_words(tree, &doc.text))),
         // The tokens but comments; a string is one item.
         Syntax::Json(_) => Some(Signature::Leaves(
             lang::json::scan::Tokens::new(&doc.text, &[])
@@ -210,6 +212,41 @@ fn notebook_skeleton(surface: Surface, text: &str) -> Option<serde_json::Value> 
         }
     }
     Some(value)
+}
+
+/// A lowered document's text as words: every string literal one item, the rest split at
+/// whitespace, comments left out. Adding comments and blanks changes none of it.
+fn lowered_words(tree: &lang::ir::Tree, text: &str) -> Vec<(u16, String)> {
+    let mut holes: Vec<(usize, usize, bool)> = tree
+        .comments
+        .iter()
+        .map(|c| (c.start as usize, c.end as usize, false))
+        .chain(
+            tree.strings
+                .iter()
+                .map(|s| (s.start as usize, s.end as usize, true)),
+        )
+        .collect();
+    holes.sort();
+    let mut words = Vec::new();
+    let mut at = 0;
+    let code = |from: usize, to: usize, words: &mut Vec<(u16, String)>| {
+        for word in text.get(from..to).unwrap_or_default().split_whitespace() {
+            words.push((0, word.to_string()));
+        }
+    };
+    for (start, end, string) in holes {
+        if start < at {
+            continue;
+        }
+        code(at, start, &mut words);
+        if string {
+            words.push((1, text.get(start..end).unwrap_or_default().to_string()));
+        }
+        at = end;
+    }
+    code(at, text.len(), &mut words);
+    words
 }
 
 #[cfg(test)]

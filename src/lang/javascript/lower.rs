@@ -86,11 +86,52 @@ fn lower_program(parsed: &oxc_parser::ParserReturn<'_>, text: &str, errors: usiz
         .b
         .finish(body, Span::new(0, text.len()), comments, errors);
     let mut literals = Literals::default();
-    literals.visit_program(&parsed.program);
+    if parsed.panicked {
+        // oxc gave up on the text (a snippet with a line of another language, say): its
+        // strings are found by their quotes.
+        literals.strings = quoted(text);
+    } else {
+        literals.visit_program(&parsed.program);
+    }
     literals.strings.sort_by_key(|s| (s.start, s.end));
     tree.strings = literals.strings;
     tree.jsx = literals.jsx;
     tree
+}
+
+/// The string and template literals of a text oxc could not parse, found by their quotes
+/// (comments skipped; a template literal's substitutions are not followed).
+fn quoted(text: &str) -> Vec<Span> {
+    let bytes = text.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'/' if bytes.get(i + 1) == Some(&b'/') => {
+                i = text[i..].find('\n').map_or(bytes.len(), |n| i + n);
+            }
+            b'/' if bytes.get(i + 1) == Some(&b'*') => {
+                i = text[i + 2..].find("*/").map_or(bytes.len(), |n| i + 2 + n + 2);
+            }
+            quote @ (b'\'' | b'"' | b'`') => {
+                let start = i;
+                i += 1;
+                while i < bytes.len() && bytes[i] != quote {
+                    // A quote or a backquote ends at its line's end when it is not closed.
+                    if bytes[i] == b'\n' && quote != b'`' {
+                        break;
+                    }
+                    i += if bytes[i] == b'\\' { 2 } else { 1 };
+                }
+                if i < bytes.len() && bytes[i] == quote {
+                    out.push(Span::new(start, i + 1));
+                }
+                i += 1;
+            }
+            _ => i += 1,
+        }
+    }
+    out
 }
 
 /// The string literals (outermost), template literals (whole), JSX text, and the JSX

@@ -1,4 +1,5 @@
-//! JavaScript and TypeScript (`.js .mjs .cjs .jsx .ts .mts .cts .tsx`) with tree-sitter.
+//! JavaScript and TypeScript (`.js .mjs .cjs .jsx .ts .mts .cts .tsx`), parsed by `oxc_parser`
+//! and lowered into the shared form.
 
 pub mod facts;
 pub mod lower;
@@ -6,17 +7,11 @@ pub mod mcp;
 mod mcp_handler;
 mod scope;
 
-use super::treesitter::{self, Grammar};
-use super::{Document, Surface};
-
-/// Node kinds holding string data: literals, template literals, and text between JSX tags.
-const STRING_KINDS: &[&str] = &["string", "template_string", "jsx_text"];
+use super::{Document, Surface, Syntax};
 
 pub fn parse(surface: Surface, text: String) -> Document {
-    let grammar = match surface {
-        Surface::TypeScript => Grammar::TypeScript,
-        Surface::Tsx => Grammar::Tsx,
-        _ => Grammar::JavaScript,
-    };
-    treesitter::document(surface, grammar, text, STRING_KINDS)
+    let tree = lower::lower(surface, &text);
+    let regions = tree.strings.iter().map(|s| s.range()).collect();
+    let errors = tree.errors;
+    Document::whole(surface, text, Syntax::Lowered(Box::new(tree)), regions, errors)
 }

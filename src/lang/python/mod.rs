@@ -1,4 +1,4 @@
-//! Python (`.py`, `.pyi`) with tree-sitter-python.
+//! Python (`.py`, `.pyi`), parsed by `ruff_python_parser` and lowered into the shared form.
 
 pub mod comment_runs;
 pub mod facts;
@@ -7,12 +7,18 @@ pub mod mcp;
 mod mcp_handler;
 mod scope;
 
-use super::treesitter::{self, Grammar};
-use super::{Document, Surface};
-
-/// Node kinds holding string data. A concatenation's parts are strings themselves.
-const STRING_KINDS: &[&str] = &["string"];
+use super::{Document, Surface, Syntax, ir};
 
 pub fn parse(text: String) -> Document {
-    treesitter::document(Surface::Python, Grammar::Python, text, STRING_KINDS)
+    let tree = lower::lower(&text, false);
+    let regions = tree.strings.iter().map(|s| s.range()).collect();
+    // CPython also rejects a keyword argument repeated in one call, when it compiles.
+    let errors = tree.errors + ir::repeated_keywords(&tree);
+    Document::whole(
+        Surface::Python,
+        text,
+        Syntax::Lowered(Box::new(tree)),
+        regions,
+        errors,
+    )
 }
