@@ -12,6 +12,8 @@ mod calls;
 mod classify;
 mod flow;
 mod imports;
+#[cfg(test)]
+mod lowering_tests;
 mod reads;
 pub mod scope;
 mod values;
