@@ -6,7 +6,7 @@
 
 use std::sync::OnceLock;
 
-use crate::lang::{Document, Surface, Syntax, javascript, python};
+use crate::lang::{Document, Surface, javascript, python, tool_server};
 use crate::manifest::{self, Violation};
 use crate::mcp::{self, ToolServer};
 
@@ -42,12 +42,15 @@ impl<'d> Analysis<'d> {
                 {
                     return None;
                 }
-                match (&doc.surface, &doc.syntax) {
-                    (Surface::Python, Syntax::TreeSitter(tree)) => {
-                        python::mcp::tool_server(tree, &doc.text, &conventions.api_key_suffix)
+                let suffix = &conventions.api_key_suffix;
+                match doc.surface {
+                    Surface::Python => {
+                        let tree = python::lower::lower(&doc.text, false);
+                        tool_server::tool_server(&tree, &doc.text, suffix, python::frameworks::recognise)
                     }
-                    (Surface::JavaScript | Surface::TypeScript | Surface::Tsx, Syntax::TreeSitter(tree)) => {
-                        javascript::mcp::tool_server(tree, &doc.text, &conventions.api_key_suffix)
+                    Surface::JavaScript | Surface::TypeScript | Surface::Tsx => {
+                        let tree = javascript::lower::lower(doc.surface, &doc.text);
+                        tool_server::tool_server(&tree, &doc.text, suffix, javascript::frameworks::recognise)
                     }
                     _ => None,
                 }

@@ -22,6 +22,7 @@ pub mod rust;
 pub mod rust_requests;
 pub mod shell;
 pub mod text;
+pub mod tool_server;
 pub(crate) mod treesitter;
 
 use std::ops::Range;

@@ -1,6 +1,7 @@
 //! JavaScript and TypeScript (`.js .mjs .cjs .jsx .ts .mts .cts .tsx`) with tree-sitter.
 
 pub mod facts;
+pub mod frameworks;
 pub mod lower;
 pub mod mcp;
 mod mcp_handler;

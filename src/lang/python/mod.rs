@@ -2,6 +2,7 @@
 
 pub mod comment_runs;
 pub mod facts;
+pub mod frameworks;
 pub mod lower;
 pub mod mcp;
 mod mcp_handler;
