@@ -7,7 +7,6 @@
 
 pub mod bindings;
 pub mod facts;
-pub mod guards;
 pub mod http;
 pub mod ir;
 pub mod javascript;

@@ -3,8 +3,6 @@
 pub mod facts;
 pub mod frameworks;
 pub mod lower;
-pub mod mcp;
-mod mcp_handler;
 mod scope;
 
 use super::treesitter::{self, Grammar};
