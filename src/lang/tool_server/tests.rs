@@ -250,3 +250,17 @@ fn both_serve_over_stdio() {
     assert_eq!((p.serves, p.stdio), (true, true));
     assert_eq!((t.serves, t.stdio), (true, true));
 }
+
+#[test]
+fn a_bare_generator_argument_takes_no_keyword() {
+    let text = "from mcp.server.fastmcp import FastMCP\nimport requests\nmcp = FastMCP()\nprint(x for x in y)\nprint([x for x in y])\nrequests.get(u for u in us)\n";
+    let tree = py::lower(text, false);
+    let server = super::tool_server(&tree, text, "_API_KEY", py_frameworks::recognise).expect("a server");
+    let writes: Vec<&str> = server
+        .stdout_writes
+        .iter()
+        .map(|w| &text[w.range.clone()])
+        .collect();
+    assert_eq!(writes.len(), 1);
+    assert!(server.untimed_calls.is_empty());
+}
