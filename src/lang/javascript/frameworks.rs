@@ -134,7 +134,8 @@ pub fn recognise<'a>(s: &Source<'a>) -> Option<Box<dyn Framework + 'a>> {
     let mut consts = Vec::new();
     s.walk(s.tree.root(), &mut |node| {
         let (target, value) = match s.kind(node) {
-            Kind::Import(i) => {
+            // `export ... from "module"` re-exports the SDK; it does not use it.
+            Kind::Import(i) if !s.text(node).starts_with("export") => {
                 sdk_import |= i
                     .module
                     .as_ref()
@@ -430,9 +431,14 @@ impl Framework for McpServer<'_> {
                 for (i, &arg) in middle.iter().enumerate() {
                     let value = self.resolve(s, arg);
                     match value.map(|v| (v, s.kind(v))) {
-                        Some((v, Kind::Str(_) | Kind::Template(_) | Kind::Logical(_) | Kind::Other(_)))
-                            if i == 0 && !tagged_template(s.text(v)) =>
-                        {
+                        Some((
+                            v,
+                            Kind::Str(_)
+                            | Kind::Template(_)
+                            | Kind::Logical(_)
+                            | Kind::Binary { .. }
+                            | Kind::Other(_),
+                        )) if i == 0 && !tagged_template(s.text(v)) => {
                             tool.described = described(s, arg);
                         }
                         Some((object, Kind::Dict(_))) => {

@@ -82,7 +82,7 @@ pub static PYTHON: Language = Language {
         result: returned,
         page_value: |s, v| match s.kind(v) {
             Kind::List(_) | Kind::Index { .. } => true,
-            Kind::Other(_) => s.text(v).starts_with('['),
+            Kind::Comprehension(_) => s.text(v).starts_with('['),
             Kind::Name(n) => n.ends_with('s'),
             _ => false,
         },

@@ -189,20 +189,20 @@ impl<'l> StdoutFixes<'l> {
 }
 
 /// `f(x for x in xs)`: a generator that is the call's only argument, without parentheses of its
-/// own (nothing can be added after it).
+/// own (nothing can be added after it): it starts where its element does.
 fn generator(s: &Source, call: &Call) -> bool {
     let [only] = call.args.as_slice() else {
         return false;
     };
-    let text = s.text(only.value);
-    let first = s.tree.children(only.value).first().map(|&c| s.range(c).end);
-    matches!(s.kind(only.value), Kind::Other(_))
-        && only.kind == ArgKind::Positional
-        && !text.starts_with(['[', '{'])
-        && first.and_then(|end| s.text.get(end..)).is_some_and(|after| {
-            let after = after.trim_start();
-            after.starts_with("for") || after.starts_with("async")
-        })
+    match s.kind(only.value) {
+        Kind::Comprehension(c) => {
+            c.sequence
+                && c.elements
+                    .first()
+                    .is_some_and(|&e| s.range(e).start == s.range(only.value).start)
+        }
+        _ => false,
+    }
 }
 
 /// A call's arguments when they can be read: none is `**kwargs`, and the call is not
