@@ -6,8 +6,7 @@
 
 use std::sync::OnceLock;
 
-use crate::lang::treesitter::{self, Grammar};
-use crate::lang::{Document, Surface, javascript, python};
+use crate::lang::{Document, Surface, Syntax, javascript, python, tool_server};
 use crate::manifest::{self, Violation};
 use crate::mcp::{self, ToolServer};
 
@@ -43,20 +42,18 @@ impl<'d> Analysis<'d> {
                 {
                     return None;
                 }
-                // The tool-server analysis still reads tree-sitter trees.
-                let grammar = match doc.surface {
-                    Surface::Python => Grammar::Python,
-                    Surface::JavaScript => Grammar::JavaScript,
-                    Surface::TypeScript => Grammar::TypeScript,
-                    Surface::Tsx => Grammar::Tsx,
-                    _ => return None,
+                let suffix = &conventions.api_key_suffix;
+                let Syntax::Lowered(tree) = &doc.syntax else {
+                    return None;
                 };
-                let tree = treesitter::parse(grammar, &doc.text)?;
                 match doc.surface {
                     Surface::Python => {
-                        python::mcp::tool_server(&tree, &doc.text, &conventions.api_key_suffix)
+                        tool_server::tool_server(tree, &doc.text, suffix, python::frameworks::recognise)
                     }
-                    _ => javascript::mcp::tool_server(&tree, &doc.text, &conventions.api_key_suffix),
+                    Surface::JavaScript | Surface::TypeScript | Surface::Tsx => {
+                        tool_server::tool_server(tree, &doc.text, suffix, javascript::frameworks::recognise)
+                    }
+                    _ => None,
                 }
             })
             .as_ref()

@@ -1,7 +1,7 @@
 //! Tool servers that speak the Model Context Protocol (source document sections 4.3, 5-8): what a
-//! server file registers and does, as language-neutral facts that the MCP rules read. The Python
-//! (FastMCP) and TypeScript (`McpServer`) extractors live with their surfaces in `src/lang/`;
-//! the conventions are data (`rules/mcp.toml`).
+//! server file registers and does, as language-neutral facts that the MCP rules read. They are
+//! extracted once for Python (FastMCP) and JavaScript/TypeScript (`McpServer`) over the shared
+//! form, in `lang::tool_server`; the conventions are data (`rules/mcp.toml`).
 
 use std::collections::BTreeMap;
 use std::ops::Range;

@@ -7,7 +7,6 @@
 
 pub mod bindings;
 pub mod facts;
-pub mod guards;
 pub mod http;
 pub mod ir;
 pub mod javascript;
@@ -22,6 +21,7 @@ pub mod rust;
 pub mod rust_requests;
 pub mod shell;
 pub mod text;
+pub mod tool_server;
 pub mod treesitter;
 
 use std::ops::Range;

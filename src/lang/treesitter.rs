@@ -153,22 +153,6 @@ pub fn complement(len: usize, holes: &[Range<usize>]) -> Vec<Range<usize>> {
 }
 
 /// The source text of a node.
-/// Whether `node` lies under an ancestor of kind `kind` below `within` (`within` itself and
-/// what is above it do not count): a `try` around a call in the same function.
-pub fn inside_within(node: Node, within: Node, kind: &str) -> bool {
-    let mut at = node.parent();
-    while let Some(n) = at {
-        if n.id() == within.id() {
-            return false;
-        }
-        if n.kind() == kind {
-            return true;
-        }
-        at = n.parent();
-    }
-    false
-}
-
 pub fn text_of<'a>(node: Node, text: &'a str) -> &'a str {
     text.get(node.byte_range()).unwrap_or_default()
 }

@@ -2,9 +2,8 @@
 //! and lowered into the shared form.
 
 pub mod facts;
+pub mod frameworks;
 pub mod lower;
-pub mod mcp;
-mod mcp_handler;
 mod scope;
 
 use super::{Document, Surface, Syntax};

@@ -2,9 +2,8 @@
 
 pub mod comment_runs;
 pub mod facts;
+pub mod frameworks;
 pub mod lower;
-pub mod mcp;
-mod mcp_handler;
 mod scope;
 
 use super::{Document, Surface, Syntax, ir};

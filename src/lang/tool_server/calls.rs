@@ -1,0 +1,283 @@
+//! Writes to standard output and HTTP calls without a timeout: which calls they are is the
+//! language's table; finding them, and the edit that sends a write to standard error, is
+//! written once.
+
+use super::{Language, Source};
+use crate::diagnostic::Edit;
+use crate::lang::ir::{ArgKind, Call, Kind};
+use crate::mcp::{StdoutWrite, UntimedCall};
+
+/// A call that writes to standard output, and how it is sent to standard error instead.
+pub struct Stdout {
+    /// The callee as written (`console.log`, `print`).
+    pub callee: &'static str,
+    pub edit: StdoutEdit,
+    /// The call in a message (`print(...)`); empty for the callee's own `callee(...)`.
+    pub what: &'static str,
+}
+
+pub enum StdoutEdit {
+    /// The callee's object is replaced (`sys.stdout.write` → `sys.stderr`), with the fix's
+    /// title.
+    Object(&'static str, &'static str),
+    /// The callee's name is replaced (`console.log` → `error`).
+    Name(&'static str),
+    /// The name of the callee's object is replaced (`process.stdout.write` → `stderr`).
+    ObjectName(&'static str),
+    /// A keyword argument says where to write (`print(..., file=sys.stderr)`): a keyword with the
+    /// `stdout` value is replaced, a missing one added, with `import module` when the file does
+    /// not import it; another value is not standard output.
+    Keyword {
+        name: &'static str,
+        stdout: &'static str,
+        stderr: &'static str,
+        module: &'static str,
+        /// The fix's title, and the title when the import is added too.
+        titles: [&'static str; 2],
+    },
+}
+
+/// What the stdout fixes need to know of the file: whether it imports the module a keyword
+/// fix names (`sys`), and where the import goes otherwise.
+pub struct StdoutFixes<'l> {
+    language: &'l Language,
+    imported: bool,
+    import: Option<Edit>,
+}
+
+impl<'l> StdoutFixes<'l> {
+    pub fn new(s: &Source, language: &'l Language) -> Self {
+        let module = language.stdout.iter().find_map(|w| match w.edit {
+            StdoutEdit::Keyword { module, .. } => Some(module),
+            _ => None,
+        });
+        let Some(module) = module else {
+            return StdoutFixes {
+                language,
+                imported: false,
+                import: None,
+            };
+        };
+        let mut imported = false;
+        let mut after_future = None;
+        let mut before = None;
+        let Kind::Module(body) = s.kind(s.tree.root()) else {
+            return StdoutFixes {
+                language,
+                imported: false,
+                import: None,
+            };
+        };
+        for &statement in body {
+            let Kind::Import(import) = s.kind(statement) else {
+                continue;
+            };
+            match &import.module {
+                None if import.level == 0 => {
+                    imported |= import
+                        .names
+                        .iter()
+                        .any(|n| &*n.name.name == module && n.alias.is_none());
+                }
+                Some(m) if &*m.name == "__future__" && import.level == 0 => {
+                    after_future = Some(s.range(statement).end);
+                    continue;
+                }
+                _ => {}
+            }
+            before = before.or(Some(s.range(statement).start));
+        }
+        let line = format!("import {module}\n");
+        let import = match (before, after_future) {
+            (Some(at), _) => Some(Edit::replace(at..at, line)),
+            (None, Some(end)) => {
+                let line_end = s.text[end..].find('\n').map_or(s.text.len(), |i| end + i + 1);
+                Some(Edit::replace(line_end..line_end, line))
+            }
+            (None, None) => None,
+        };
+        StdoutFixes {
+            language,
+            imported,
+            import: (!imported).then_some(import).flatten(),
+        }
+    }
+
+    /// The write a call is, with the edits that send it to standard error.
+    pub fn write(&self, s: &Source, call: &Call) -> Option<StdoutWrite> {
+        let callee = s.callee(call);
+        let write = self.language.stdout.iter().find(|w| w.callee == callee)?;
+        let range = s.range(call.callee);
+        let what = match write.what {
+            "" => format!("{callee}(...)"),
+            what => what.to_string(),
+        };
+        let member = |id| match s.kind(id) {
+            Kind::Member(m) => Some(m),
+            _ => None,
+        };
+        let (title, edits) = match &write.edit {
+            StdoutEdit::Object(new, title) => {
+                if generator(s, call) {
+                    return None;
+                }
+                let object = member(call.callee)?.object;
+                (title.to_string(), vec![Edit::replace(s.range(object), *new)])
+            }
+            StdoutEdit::Name(new) => {
+                let name = &member(call.callee)?.name;
+                let replaced = callee.replacen(&*name.name, new, 1);
+                let title = format!("Write to standard error: `{replaced}`");
+                (title, vec![Edit::replace(name.span.range(), *new)])
+            }
+            StdoutEdit::ObjectName(new) => {
+                let name = &member(member(call.callee)?.object)?.name;
+                let replaced = callee.replacen(&*name.name, new, 1);
+                let title = format!("Write to standard error: `{replaced}`");
+                (title, vec![Edit::replace(name.span.range(), *new)])
+            }
+            StdoutEdit::Keyword {
+                name,
+                stdout,
+                stderr,
+                titles,
+                ..
+            } => {
+                plain_arguments(s, call)?;
+                let mut edits = Vec::new();
+                match s.keyword(call, name) {
+                    Some(file) if s.text(file) == *stdout => {
+                        edits.push(Edit::replace(s.range(file), *stderr))
+                    }
+                    Some(_) => return None,
+                    None => {
+                        match call.args.last() {
+                            Some(last) => {
+                                let end = last.span.end as usize;
+                                edits.push(Edit::replace(end..end, format!(", {name}={stderr}")));
+                            }
+                            None => {
+                                let open = call.parens.start as usize + 1;
+                                edits.push(Edit::replace(open..open, format!("{name}={stderr}")));
+                            }
+                        }
+                        if !self.imported {
+                            match &self.import {
+                                Some(import) => edits.push(import.clone()),
+                                None => edits.clear(),
+                            }
+                        }
+                    }
+                }
+                if edits.is_empty() {
+                    return Some(StdoutWrite {
+                        range,
+                        what,
+                        fix: None,
+                    });
+                }
+                let title = titles[usize::from(!self.imported)];
+                (title.to_string(), edits)
+            }
+        };
+        Some(StdoutWrite {
+            range,
+            what,
+            fix: Some((title, edits)),
+        })
+    }
+}
+
+/// `f(x for x in xs)`: a generator that is the call's only argument, without parentheses of its
+/// own (nothing can be added after it): it starts where its element does.
+fn generator(s: &Source, call: &Call) -> bool {
+    let [only] = call.args.as_slice() else {
+        return false;
+    };
+    match s.kind(only.value) {
+        Kind::Comprehension(c) => {
+            c.sequence
+                && c.elements
+                    .first()
+                    .is_some_and(|&e| s.range(e).start == s.range(only.value).start)
+        }
+        _ => false,
+    }
+}
+
+/// A call's arguments when they can be read: none is `**kwargs`, and the call is not
+/// `f(x for x in xs)`.
+fn plain_arguments<'c>(s: &Source, call: &'c Call) -> Option<&'c [crate::lang::ir::Arg]> {
+    let spread = call.args.iter().any(|a| a.kind == ArgKind::KeywordSpread);
+    (!spread && !generator(s, call)).then_some(call.args.as_slice())
+}
+
+/// An HTTP call and where its timeout is given.
+pub struct Timed {
+    /// Whether a callee as written is the call.
+    pub callee: fn(&str) -> bool,
+    pub at: TimeoutAt,
+    /// How to give it a timeout, in the language's own words.
+    pub advice: &'static str,
+    /// The call is not reported in a file holding this text (`axios.defaults.timeout`).
+    pub unless: Option<&'static str>,
+}
+
+pub enum TimeoutAt {
+    /// A keyword argument, or the positional argument at `position`.
+    Keyword {
+        name: &'static str,
+        position: Option<usize>,
+    },
+    /// A key of the options object at argument `index`.
+    Option { index: usize, key: &'static str },
+}
+
+/// The HTTP call a call is, when it sets no timeout.
+pub fn untimed(s: &Source, language: &Language, call: &Call) -> Option<UntimedCall> {
+    let name = s.callee(call);
+    let range = s.range(call.callee);
+    if let Some(none) = &language.none_timeout
+        && let TimeoutAt::Keyword { name: keyword, .. } = none.at
+        && plain_arguments(s, call).is_some()
+        && s.keyword(call, keyword)
+            .is_some_and(|t| matches!(s.kind(t), Kind::Null))
+        && (none.callee)(name)
+    {
+        return Some(UntimedCall {
+            range,
+            what: format!("{name}(..., {keyword}=None)"),
+            advice: none.advice.to_string(),
+        });
+    }
+    let timed = language.timed.iter().find(|t| (t.callee)(name))?;
+    if timed.unless.is_some_and(|u| s.text.contains(u)) {
+        return None;
+    }
+    let missing = match timed.at {
+        TimeoutAt::Keyword { name, position } => {
+            plain_arguments(s, call)?;
+            s.keyword(call, name).is_none() && position.is_none_or(|p| s.positional(call).len() <= p)
+        }
+        TimeoutAt::Option { index, key } => {
+            if call.args.is_empty() {
+                return None;
+            }
+            match call.args.get(index) {
+                None => true,
+                Some(a) if a.kind != ArgKind::Positional => false,
+                Some(a) => {
+                    let options = s.tree.unwrap(a.value);
+                    matches!(s.kind(options), Kind::Dict(_))
+                        && !s.spreads(options)
+                        && !s.entries(options).iter().any(|(k, _)| *k == key)
+                }
+            }
+        }
+    };
+    missing.then(|| UntimedCall {
+        range,
+        what: format!("{name}(...)"),
+        advice: timed.advice.to_string(),
+    })
+}
