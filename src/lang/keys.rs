@@ -92,22 +92,35 @@ fn tree_keys(tree: &ir::Tree, text: &str, ranges: &[Range<usize>]) -> Vec<Vec<Ke
         ir::Key::Str(_) | ir::Key::Computed(_) => true,
         ir::Key::Spread | ir::Key::Method(_) => false,
     };
+    // Every pair of every mapping, by where it starts, with the furthest end up to it: the
+    // innermost pair around a range is the last one starting before it that ends after it, and
+    // the search stops where no earlier pair reaches the range.
+    let mut pairs: Vec<(ir::NodeId, &ir::Entry)> = Vec::new();
+    for (id, node) in tree.nodes.iter().enumerate() {
+        if let ir::Kind::Dict(d) = &node.kind {
+            pairs.extend(d.items.iter().filter(|e| pair(e)).map(|e| (id as ir::NodeId, e)));
+        }
+    }
+    pairs.sort_by_key(|(_, e)| (e.span.start, std::cmp::Reverse(e.span.end)));
+    let mut reach = Vec::with_capacity(pairs.len());
+    let mut furthest = 0;
+    for (_, e) in &pairs {
+        furthest = furthest.max(e.span.end as usize);
+        reach.push(furthest);
+    }
     let mut groups = Vec::new();
     let mut mappings: Vec<ir::NodeId> = Vec::new();
     for range in ranges {
+        let before = pairs.partition_point(|(_, e)| e.span.start as usize <= range.start);
         let mut nearest: Option<(ir::NodeId, &ir::Entry)> = None;
-        for (id, node) in tree.nodes.iter().enumerate() {
-            let ir::Kind::Dict(d) = &node.kind else {
-                continue;
-            };
-            for e in d.items.iter().filter(|e| pair(e)) {
-                let span = e.span.range();
-                if span.start <= range.start
-                    && range.end <= span.end
-                    && nearest.is_none_or(|(_, n)| n.span.range().len() > span.len())
-                {
-                    nearest = Some((id as ir::NodeId, e));
-                }
+        for i in (0..before).rev() {
+            if reach[i] < range.end {
+                break;
+            }
+            let (id, e) = pairs[i];
+            if range.end <= e.span.end as usize {
+                nearest = Some((id, e));
+                break;
             }
         }
         let Some((mapping, entry)) = nearest else {
@@ -443,6 +456,41 @@ mod tests {
             .into_iter()
             .map(|g| g.into_iter().map(|k| k.text).collect())
             .collect()
+    }
+
+    /// The groups of keys around each written piece of `text`.
+    fn code_keys(surface: Surface, text: &str, pieces: &[&str]) -> Vec<Vec<String>> {
+        let docs = crate::lang::documents(surface, text);
+        let ranges: Vec<Range<usize>> = pieces
+            .iter()
+            .filter_map(|p| text.find(p).map(|at| at..at + p.len()))
+            .collect();
+        texts(sibling_keys(&docs[0], &ranges))
+    }
+
+    #[test]
+    fn keys_of_python_dicts_and_javascript_objects() {
+        let python = "c = {'model': 'x', r'temp': {\"top_k\": 1, \"top_p\": 2}, 3: 'n', **rest}\n";
+        // A key of the outer dict, a key of the inner one, a value (no key).
+        assert_eq!(
+            code_keys(Surface::Python, python, &["model"]),
+            [["model", "temp", "3"]]
+        );
+        assert_eq!(
+            code_keys(Surface::Python, python, &["top_p"]),
+            [["top_k", "top_p"]]
+        );
+        assert!(code_keys(Surface::Python, python, &["'x'"]).is_empty());
+        // Two ranges in one mapping make one group.
+        assert_eq!(code_keys(Surface::Python, python, &["model", "temp"]).len(), 1);
+        let js = "const c = { model: 'x', 'temp': { topK: 1, topP: 2 }, 3: 'n', short, [k]: 1, m() {} };\n";
+        assert_eq!(
+            code_keys(Surface::TypeScript, js, &["model"]),
+            [["model", "temp", "3"]]
+        );
+        assert_eq!(code_keys(Surface::TypeScript, js, &["topP"]), [["topK", "topP"]]);
+        assert!(code_keys(Surface::TypeScript, js, &["short"]).is_empty());
+        assert!(code_keys(Surface::TypeScript, js, &["topK: 1"]).is_empty());
     }
 
     #[test]

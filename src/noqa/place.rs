@@ -491,12 +491,19 @@ fn literal_at(doc: &Document, pos: usize) -> Option<Reason> {
         }
         // The innermost string, JSX element or JSX expression around `pos`.
         Syntax::Lowered(tree) => {
-            let strings = tree.strings.iter().map(|s| (*s, Some(Reason::InString)));
+            // The strings are the outermost ones, in order: only the last one starting before
+            // `pos` can hold it.
+            let before = tree.strings.partition_point(|s| (s.start as usize) < pos);
+            let string = before
+                .checked_sub(1)
+                .and_then(|i| tree.strings.get(i))
+                .map(|s| (*s, Some(Reason::InString)));
             let jsx = tree
                 .jsx
                 .iter()
                 .map(|&(s, expression)| (s, (!expression).then_some(Reason::Jsx)));
-            strings
+            string
+                .into_iter()
                 .chain(jsx)
                 .filter(|(s, _)| (s.start as usize) < pos && pos < s.end as usize)
                 .min_by_key(|(s, _)| s.end - s.start)
