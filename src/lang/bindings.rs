@@ -3,7 +3,7 @@
 //! bindings, and "how often is it used?". Each surface's walk fills the table with its own kind
 //! of binding; the resolution rules are the same.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ScopeKind {
@@ -60,9 +60,9 @@ impl<K: BindingKind> Bindings<K> {
                 parent: None,
                 kind: ScopeKind::Module,
             }],
-            bindings: HashMap::new(),
-            uses: HashMap::new(),
-            total_uses: HashMap::new(),
+            bindings: HashMap::default(),
+            uses: HashMap::default(),
+            total_uses: HashMap::default(),
         }
     }
 

@@ -5,7 +5,7 @@
 //! The languages differ in where a binding lives: a Python name belongs to its function (or
 //! class body, or module); a JavaScript `const`/`let` to its block and a `var` to its function.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 use std::ops::Range;
 
 use super::Dialect;
@@ -101,13 +101,13 @@ impl Scopes {
             dialect,
             s: Scopes {
                 names: Bindings::new(),
-                self_attrs: HashMap::new(),
+                self_attrs: HashMap::default(),
                 calls: Vec::new(),
                 members: Vec::new(),
                 imports: Vec::new(),
                 comments,
-                loads: HashMap::new(),
-                functions: HashMap::new(),
+                loads: HashMap::default(),
+                functions: HashMap::default(),
             },
             assignments: Vec::new(),
             stack: vec![(tree.root(), 0)],
