@@ -12,6 +12,7 @@ mod calls;
 mod classify;
 mod flow;
 mod imports;
+mod legacy;
 mod reads;
 pub mod scope;
 mod values;
@@ -149,10 +150,12 @@ pub(crate) struct Analyzer<'a> {
     pub scopes: Scopes,
     pub env: &'a Env,
     pub elsewhere: &'a Elsewhere<'a>,
+    /// Python's runs of comment lines, which tree-sitter's rows counted as one line (see
+    /// [`legacy`]'s line numbers); computed when first needed.
+    pub comment_runs: std::cell::OnceCell<Vec<Range<usize>>>,
 }
 
-/// The facts of one lowered document (without its legacy units), and what its top-level names
-/// hold (for the next cell of a notebook). `env` is what the earlier cells bound, `elsewhere`
+/// The facts of one lowered document, and what its top-level names hold (for the next cell of a notebook). `env` is what the earlier cells bound, `elsewhere`
 /// the names the other cells mention.
 pub fn extract(
     tree: &Tree,
@@ -169,6 +172,7 @@ pub fn extract(
         scopes: Scopes::build(tree, text, dialect),
         env,
         elsewhere,
+        comment_runs: std::cell::OnceCell::new(),
     };
     let mut facts = Facts {
         comments: a.scopes.comments.clone(),
@@ -222,6 +226,7 @@ pub fn extract(
             }
         }
     }
+    facts.legacy = a.legacy_units();
     let exports = match dialect {
         Dialect::Python => a.exports(),
         Dialect::JavaScript => Env::new(),
@@ -331,8 +336,7 @@ fn parse_int(text: &str) -> Option<i64> {
     text.replace('_', "").parse().ok()
 }
 
-/// The facts of a whole Python or JavaScript/TypeScript text (legacy units left out), lowered
-/// from its parser.
+/// The facts of a whole Python or JavaScript/TypeScript text, lowered from its parser.
 pub fn of_text(surface: crate::lang::Surface, text: &str) -> Facts {
     use crate::lang::Surface;
     let (tree, dialect) = match surface {
