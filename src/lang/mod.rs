@@ -508,17 +508,14 @@ impl Document {
     /// What the document does with the API.
     pub fn facts(&self) -> &Facts {
         self.facts.get_or_init(|| match (&self.surface, &self.syntax) {
-            (Surface::Python, Syntax::TreeSitter(tree)) => {
-                python_facts(tree, &self.text, &facts::Env::new(), &Default::default()).0
+            (Surface::Python, Syntax::TreeSitter(_)) => {
+                python_facts(&self.text, &facts::Env::new(), &Default::default()).0
             }
-            (Surface::JavaScript | Surface::TypeScript | Surface::Tsx, Syntax::TreeSitter(tree)) => {
+            (Surface::JavaScript | Surface::TypeScript | Surface::Tsx, Syntax::TreeSitter(_)) => {
                 let lowered = javascript::lower::lower(self.surface, &self.text);
                 let env = facts::Env::new();
                 let elsewhere = facts::Elsewhere::default();
-                let (mut out, _) =
-                    facts::extract(&lowered, &self.text, facts::Dialect::JavaScript, &env, &elsewhere);
-                out.legacy = javascript::facts::legacy(tree, &self.text);
-                out
+                facts::extract(&lowered, &self.text, facts::Dialect::JavaScript, &env, &elsewhere).0
             }
             (Surface::Shell, Syntax::TreeSitter(tree)) => shell::facts(tree, &self.text, &self.prompts),
             (Surface::Json, Syntax::Json(json)) => json::facts(json, &self.text),
@@ -536,20 +533,9 @@ impl Document {
 
 /// The facts of a Python text (a notebook cell: with what the earlier cells bound and the names
 /// the other cells mention), and what its top-level names hold.
-pub fn python_facts(
-    tree: &Tree,
-    text: &str,
-    env: &facts::Env,
-    elsewhere: &facts::Elsewhere<'_>,
-) -> (Facts, facts::Env) {
+pub fn python_facts(text: &str, env: &facts::Env, elsewhere: &facts::Elsewhere<'_>) -> (Facts, facts::Env) {
     let lowered = python::lower::lower(text, false);
-    let (mut out, exports) = facts::extract(&lowered, text, facts::Dialect::Python, env, elsewhere);
-    let old_elsewhere = python::facts::Elsewhere {
-        total: elsewhere.total,
-        here: elsewhere.here,
-    };
-    out.legacy = python::facts::legacy(tree, text, &python::facts::old_env(env), &old_elsewhere);
-    (out, exports)
+    facts::extract(&lowered, text, facts::Dialect::Python, env, elsewhere)
 }
 
 /// Parses one text of a surface into its documents.

@@ -198,14 +198,14 @@ fn link_cells(docs: Vec<CellDocument>) -> Vec<Document> {
     let mut env = super::facts::Env::new();
     let mut out = Vec::with_capacity(docs.len());
     for (cell, here) in docs.into_iter().zip(&mentions) {
-        let tree = python_tree(&cell);
+        let python = cell.module && matches!(cell.doc.syntax, super::Syntax::TreeSitter(_));
         let CellDocument { mut doc, magics, .. } = cell;
-        if let Some(tree) = tree {
+        if python {
             let elsewhere = super::facts::Elsewhere {
                 total: Some(&total),
                 here: Some(here),
             };
-            let (facts, exports) = super::python_facts(&tree, &doc.text, &env, &elsewhere);
+            let (facts, exports) = super::python_facts(&doc.text, &env, &elsewhere);
             doc.set_facts(facts);
             env.extend(exports);
             doc.magics = magics;

@@ -4,7 +4,6 @@ pub mod facts;
 pub mod lower;
 pub mod mcp;
 mod mcp_handler;
-mod scope;
 
 use super::treesitter::{self, Grammar};
 use super::{Document, Surface};
