@@ -517,21 +517,7 @@ impl Document {
             (Surface::JavaScript | Surface::TypeScript | Surface::Tsx, Syntax::Lowered(tree)) => {
                 let env = facts::Env::new();
                 let elsewhere = facts::Elsewhere::default();
-                let (mut out, _) =
-                    facts::extract(tree, &self.text, facts::Dialect::JavaScript, &env, &elsewhere);
-                // The legacy units still come from the tree-sitter analysis, which only a
-                // document naming the legacy package needs.
-                if self.text.contains("@google/generative-ai") {
-                    let grammar = match self.surface {
-                        Surface::TypeScript => treesitter::Grammar::TypeScript,
-                        Surface::Tsx => treesitter::Grammar::Tsx,
-                        _ => treesitter::Grammar::JavaScript,
-                    };
-                    if let Some(old) = treesitter::parse(grammar, &self.text) {
-                        out.legacy = javascript::facts::legacy(&old, &self.text);
-                    }
-                }
-                out
+                facts::extract(tree, &self.text, facts::Dialect::JavaScript, &env, &elsewhere).0
             }
             (Surface::Shell, Syntax::TreeSitter(tree)) => shell::facts(tree, &self.text, &self.prompts),
             (Surface::Json, Syntax::Json(json)) => json::facts(json, &self.text),
@@ -555,19 +541,7 @@ pub fn python_facts(
     env: &facts::Env,
     elsewhere: &facts::Elsewhere<'_>,
 ) -> (Facts, facts::Env) {
-    let (mut out, exports) = facts::extract(tree, text, facts::Dialect::Python, env, elsewhere);
-    // The legacy units still come from the tree-sitter analysis, which only a document naming
-    // the legacy package needs.
-    if text.contains("generativeai")
-        && let Some(old) = treesitter::parse(treesitter::Grammar::Python, text)
-    {
-        let old_elsewhere = python::facts::Elsewhere {
-            total: elsewhere.total,
-            here: elsewhere.here,
-        };
-        out.legacy = python::facts::legacy(&old, text, &python::facts::old_env(env), &old_elsewhere);
-    }
-    (out, exports)
+    facts::extract(tree, text, facts::Dialect::Python, env, elsewhere)
 }
 
 /// Parses one text of a surface into its documents.

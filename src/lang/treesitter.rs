@@ -164,40 +164,6 @@ pub fn children<'t>(node: Node<'t>) -> impl Iterator<Item = Node<'t>> {
     kids.into_iter()
 }
 
-/// The named children of a container that are elements (not comments).
-pub fn elements(node: Node) -> Vec<Node> {
-    children(node).filter(|c| c.kind() != "comment").collect()
-}
-
-/// Where element `index` of a list of elements sits among its neighbours.
-pub fn siblings(elements: &[Node], index: usize, container: Node) -> crate::api::Siblings {
-    let open = container.start_byte() + 1;
-    let close = container.end_byte().saturating_sub(1).max(open);
-    crate::api::Siblings {
-        previous_end: index
-            .checked_sub(1)
-            .and_then(|p| elements.get(p))
-            .map(|n| n.end_byte()),
-        next_start: elements.get(index + 1).map(|n| n.start_byte()),
-        inner: open..close,
-    }
-}
-
-/// Where element `index` of a list of elements can be deleted with its separator.
-pub fn removal(elements: &[Node], index: usize, container: Node) -> Range<usize> {
-    let element = elements[index];
-    if let Some(next) = elements.get(index + 1) {
-        return element.start_byte()..next.start_byte();
-    }
-    if index > 0 {
-        return elements[index - 1].end_byte()..element.end_byte();
-    }
-    // The only element: everything between the brackets.
-    let open = container.start_byte() + 1;
-    let close = container.end_byte().saturating_sub(1).max(open);
-    open..close
-}
-
 #[cfg(test)]
 mod tests {
     use std::sync::Arc;

@@ -12,6 +12,7 @@ mod calls;
 mod classify;
 mod flow;
 mod imports;
+mod legacy;
 #[cfg(test)]
 mod lowering_tests;
 mod reads;
@@ -151,10 +152,12 @@ pub(crate) struct Analyzer<'a> {
     pub scopes: Scopes,
     pub env: &'a Env,
     pub elsewhere: &'a Elsewhere<'a>,
+    /// Python's runs of comment lines, which tree-sitter's rows counted as one line (see
+    /// [`legacy`]'s line numbers); computed when first needed.
+    pub comment_runs: std::cell::OnceCell<Vec<Range<usize>>>,
 }
 
-/// The facts of one lowered document (without its legacy units), and what its top-level names
-/// hold (for the next cell of a notebook). `env` is what the earlier cells bound, `elsewhere`
+/// The facts of one lowered document, and what its top-level names hold (for the next cell of a notebook). `env` is what the earlier cells bound, `elsewhere`
 /// the names the other cells mention.
 pub fn extract(
     tree: &Tree,
@@ -171,6 +174,7 @@ pub fn extract(
         scopes: Scopes::build(tree, text, dialect),
         env,
         elsewhere,
+        comment_runs: std::cell::OnceCell::new(),
     };
     let mut facts = Facts {
         comments: a.scopes.comments.clone(),
@@ -224,6 +228,7 @@ pub fn extract(
             }
         }
     }
+    facts.legacy = a.legacy_units();
     let exports = match dialect {
         Dialect::Python => a.exports(),
         Dialect::JavaScript => Env::new(),
@@ -333,8 +338,7 @@ fn parse_int(text: &str) -> Option<i64> {
     text.replace('_', "").parse().ok()
 }
 
-/// The facts of a whole Python or JavaScript/TypeScript text (legacy units left out), lowered
-/// from its parser.
+/// The facts of a whole Python or JavaScript/TypeScript text, lowered from its parser.
 pub fn of_text(surface: crate::lang::Surface, text: &str) -> Facts {
     use crate::lang::Surface;
     let (tree, dialect) = match surface {

@@ -1,10 +1,8 @@
 //! JavaScript and TypeScript (`.js .mjs .cjs .jsx .ts .mts .cts .tsx`), parsed by `oxc_parser`
 //! and lowered into the shared form.
 
-pub mod facts;
 pub mod frameworks;
 pub mod lower;
-mod scope;
 
 use super::{Document, Surface, Syntax};
 

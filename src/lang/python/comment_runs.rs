@@ -50,7 +50,7 @@ pub fn parse(text: &str, mut parse: impl FnMut(&str) -> Option<Tree>) -> Option<
 /// one comment: from the first `#` to the end of the last comment line (its `\r` included, as
 /// in tree-sitter's comment token). A comment indented less than every comment before it in
 /// the run starts a new run, since there the scanner may close a block.
-fn comment_runs(text: &str) -> Vec<Range<usize>> {
+pub(crate) fn comment_runs(text: &str) -> Vec<Range<usize>> {
     struct Run {
         range: Range<usize>,
         lines: usize,

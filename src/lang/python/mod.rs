@@ -1,10 +1,8 @@
 //! Python (`.py`, `.pyi`), parsed by `ruff_python_parser` and lowered into the shared form.
 
 pub mod comment_runs;
-pub mod facts;
 pub mod frameworks;
 pub mod lower;
-mod scope;
 
 use super::{Document, Surface, Syntax, ir};
 

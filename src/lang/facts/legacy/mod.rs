@@ -1,0 +1,679 @@
+//! The legacy client package's units ([`LegacyUnit`]): one binding of the legacy package (a
+//! Python import of `google.generativeai`, a JavaScript import or `require` of
+//! `GoogleGenerativeAI` from `@google/generative-ai`), what is made through it (the `configure`
+//! call or the clients, the models) and the models' create-content calls. A unit is migrated as
+//! a whole or not at all: once the import names the current package, no legacy name may be left.
+//!
+//! What the two packages share is written once here: which bindings make units, following a
+//! model to its requests and token counts, the settings a request takes from its model, the
+//! model's text. How each package is entered (the module's functions / the client class) is in
+//! [`python`] and [`javascript`], with the packages' spellings in a [`LegacyWords`] table.
+
+mod javascript;
+mod python;
+
+use std::collections::HashSet;
+use std::ops::Range;
+
+use super::Analyzer;
+use super::scope::{BindingKind, Resolution};
+use crate::api::{Entry, LegacyUnit, MapValue, ValueKind, line_removal};
+use crate::lang::bindings::Binding;
+use crate::lang::ir::{Arg, ArgKind, Kind, NodeId};
+
+type Outcome<T> = Result<T, String>;
+
+/// How a language's legacy package spells what the units are made of.
+pub(crate) struct LegacyWords {
+    /// The model's create-content method and its token count.
+    pub create: &'static str,
+    pub count: &'static str,
+    /// Arguments of a legacy model (and, in Python, of its requests) that make the request's
+    /// config.
+    pub settings: &'static [&'static str],
+    pub generation_config: &'static str,
+    /// Settings that must be lists (the legacy clients took shorthands too).
+    pub lists: [&'static str; 2],
+    /// Repeated imports of the package under one name (a notebook's sections each import it)
+    /// make one unit.
+    pub merge_repeated: bool,
+}
+
+const PYTHON: LegacyWords = LegacyWords {
+    create: "generate_content",
+    count: "count_tokens",
+    settings: &[
+        "generation_config",
+        "system_instruction",
+        "safety_settings",
+        "tools",
+        "tool_config",
+    ],
+    generation_config: "generation_config",
+    lists: ["safety_settings", "tools"],
+    merge_repeated: true,
+};
+
+const JAVASCRIPT: LegacyWords = LegacyWords {
+    create: "generateContent",
+    count: "countTokens",
+    settings: &[
+        "generationConfig",
+        "systemInstruction",
+        "safetySettings",
+        "tools",
+        "toolConfig",
+    ],
+    generation_config: "generationConfig",
+    lists: ["tools", "safetySettings"],
+    merge_repeated: false,
+};
+
+/// A legacy model and the requests made with it.
+struct Model {
+    call: NodeId,
+    /// The statement binding it, to delete.
+    statement: Option<NodeId>,
+    requests: Vec<NodeId>,
+    /// Its token counts.
+    counts: Vec<NodeId>,
+    /// The client variable it is made through (JavaScript).
+    client: String,
+    /// Its `generateContentStream(...)` calls, which block the unit (JavaScript).
+    streams: Vec<Range<usize>>,
+    /// The scope it is made in.
+    scope: usize,
+}
+
+impl Model {
+    fn new(call: NodeId, scope: usize) -> Model {
+        Model {
+            call,
+            statement: None,
+            requests: Vec::new(),
+            counts: Vec::new(),
+            client: String::new(),
+            streams: Vec::new(),
+            scope,
+        }
+    }
+}
+
+/// The name a model is bound to, the statement binding it, and the reads of that binding, each
+/// with whether it is ambiguous (the name bound in ways not followed).
+struct ModelBinding {
+    name: String,
+    statement: NodeId,
+    loads: Vec<(NodeId, bool)>,
+}
+
+/// Why a generation config cannot be inlined.
+enum ConfigProblem {
+    /// Neither a literal nor a name.
+    NotLiteral,
+    /// A name bound to something else than a literal config.
+    NameHoldsOther(String),
+    /// A name not bound in the scope.
+    NameUnbound(String),
+}
+
+impl Analyzer<'_> {
+    fn legacy_words(&self) -> &'static LegacyWords {
+        if self.py() { &PYTHON } else { &JAVASCRIPT }
+    }
+
+    /// Every binding of the legacy package that makes a unit, as a unit.
+    pub(super) fn legacy_units(&self) -> Vec<LegacyUnit> {
+        let mut keys: Vec<&(usize, String)> = self.scopes.names.bindings.keys().collect();
+        keys.sort();
+        let mut units = Vec::new();
+        for key in keys {
+            let Some(list) = self.scopes.names.bindings.get(key) else {
+                continue;
+            };
+            let legacy: Vec<&Binding<BindingKind>> =
+                list.iter().filter(|b| self.makes_legacy_unit(b.kind)).collect();
+            let name = &key.1;
+            // The same import repeated: one unit, every import rewritten.
+            if self.legacy_words().merge_repeated && legacy.len() == list.len() && legacy.len() > 1 {
+                let mut unit = LegacyUnit::default();
+                if let Err(reason) = self.python_unit(name, &legacy, 1, &mut unit) {
+                    unit.blocked = Some(reason);
+                }
+                for binding in legacy.iter().skip(1) {
+                    if let BindingKind::Import { statement, .. } = binding.kind
+                        && unit.blocked.is_none()
+                    {
+                        unit.replacements
+                            .push((self.range(statement), unit.new_import.clone()));
+                    }
+                }
+                units.push(unit);
+                continue;
+            }
+            for binding in legacy {
+                let mut unit = LegacyUnit::default();
+                let outcome = if self.py() {
+                    self.python_unit(name, &[binding], list.len(), &mut unit)
+                } else {
+                    self.javascript_unit(name, binding, list.len(), &mut unit)
+                };
+                if let Err(reason) = outcome {
+                    unit.blocked = Some(reason);
+                }
+                units.push(unit);
+            }
+        }
+        units
+    }
+
+    fn makes_legacy_unit(&self, kind: BindingKind) -> bool {
+        if self.py() {
+            return matches!(kind, BindingKind::Import { statement, index }
+                if self.import_class(statement, index) == super::Class::Module(python::LEGACY_MODULE.to_string()));
+        }
+        self.legacy_source(kind).as_deref() == Some(javascript::LEGACY_PACKAGE)
+            && self.imported_name(kind) == Some(javascript::LEGACY_CLASS)
+    }
+
+    /// The line (1-based) a node starts on, as the findings have always counted it: in Python,
+    /// a run of comment lines counts as one line (tree-sitter parsed the text with the line
+    /// ends inside such runs masked, see `python::comment_runs`).
+    fn line(&self, node: NodeId) -> usize {
+        let start = self.start(node);
+        let newlines = |range: Range<usize>| self.text.get(range).map_or(0, |t| t.matches('\n').count());
+        let mut line = newlines(0..start) + 1;
+        if self.py() {
+            for run in self.comment_runs().iter().take_while(|r| r.start < start) {
+                line -= newlines(run.start..run.end.min(start));
+            }
+        }
+        line
+    }
+
+    /// The runs of comment lines tree-sitter lexed as one comment each: those whose every line
+    /// is a comment (not the lines of a string that start with `#`).
+    fn comment_runs(&self) -> &[Range<usize>] {
+        self.comment_runs.get_or_init(|| {
+            let starts: Vec<usize> = self.tree.comments.iter().map(|c| c.start as usize).collect();
+            crate::lang::python::comment_runs::comment_runs(self.text)
+                .into_iter()
+                .filter(|run| {
+                    let mut at = run.start;
+                    self.text
+                        .get(run.clone())
+                        .unwrap_or_default()
+                        .split('\n')
+                        .all(|line| {
+                            let start = at;
+                            at += line.len() + 1;
+                            match line.find('#') {
+                                Some(hash) if line[..hash].trim().is_empty() => {
+                                    starts.binary_search(&(start + hash)).is_ok()
+                                }
+                                _ => line.trim().is_empty(),
+                            }
+                        })
+                })
+                .collect()
+        })
+    }
+
+    fn has_comment(&self, range: Range<usize>) -> bool {
+        self.scopes
+            .comments
+            .iter()
+            .any(|c| c.start >= range.start && c.end <= range.end)
+    }
+
+    /// The reads of `name` that see one of the bindings (by their start and scope).
+    fn loads_of(&self, name: &str, bindings: &[(usize, usize)]) -> Vec<(NodeId, usize)> {
+        self.scopes
+            .loads
+            .get(name)
+            .map(|loads| {
+                loads
+                    .iter()
+                    .copied()
+                    .filter(|&(node, scope)| {
+                        matches!(
+                            self.scopes.names.resolve(name, scope, self.start(node)),
+                            Resolution::Bound(b, _)
+                                if bindings.iter().any(|&(start, s)| b.start == start && b.scope == s)
+                        )
+                    })
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+
+    /// Whether one scope is the other or inside it.
+    fn related_scopes(&self, a: usize, b: usize) -> bool {
+        let within = |from: usize, to: usize| {
+            let mut current = Some(from);
+            while let Some(c) = current {
+                if c == to {
+                    return true;
+                }
+                current = self.scopes.names.scopes.get(c).and_then(|info| info.parent);
+            }
+            false
+        };
+        within(a, b) || within(b, a)
+    }
+
+    /// For `object.member(...)` at `object`: the member read, its name and the call, as far as
+    /// they are there.
+    fn member_call(&self, object: NodeId) -> (Option<NodeId>, Option<&str>, Option<NodeId>) {
+        let member = self
+            .parent(object)
+            .filter(|&p| matches!(self.kind(p), Kind::Member(m) if m.object == object));
+        let name = member.and_then(|m| match self.kind(m) {
+            Kind::Member(m) => Some(&*m.name.name),
+            _ => None,
+        });
+        (member, name, member.and_then(|m| self.called(m)))
+    }
+
+    /// `object.name` at `object`.
+    fn member_named(&self, object: NodeId, name: &str) -> Option<NodeId> {
+        match self.member_call(object) {
+            (Some(member), Some(n), _) if n == name => Some(member),
+            _ => None,
+        }
+    }
+
+    /// The call (not `new`) whose callee is `function`.
+    fn called(&self, function: NodeId) -> Option<NodeId> {
+        self.parent(function)
+            .filter(|&p| matches!(self.kind(p), Kind::Call(c) if !c.new && c.callee == function))
+    }
+
+    /// A call's arguments.
+    fn args(&self, call: NodeId) -> &[Arg] {
+        match self.kind(call) {
+            Kind::Call(c) => &c.args,
+            _ => &[],
+        }
+    }
+
+    /// A call's arguments when they are a plain list (not Python's bare generator
+    /// `f(x for x in y)`).
+    fn plain_args(&self, call: NodeId) -> Option<&[Arg]> {
+        let Kind::Call(c) = self.kind(call) else {
+            return None;
+        };
+        if self.py()
+            && let [only] = c.args.as_slice()
+            && only.kind == ArgKind::Positional
+            && matches!(self.kind(only.value), Kind::Comprehension(comp) if comp.sequence)
+            && (only.span == c.parens
+                || !self
+                    .text
+                    .get(only.span.range())
+                    .is_some_and(|t| t.starts_with(['(', '['])))
+        {
+            return None;
+        }
+        Some(&c.args)
+    }
+
+    /// The parentheses of a call.
+    fn parens(&self, call: NodeId) -> Range<usize> {
+        match self.kind(call) {
+            Kind::Call(c) => c.parens.range(),
+            _ => self.range(call),
+        }
+    }
+
+    /// The scope a call is made in.
+    fn call_scope(&self, call: NodeId) -> usize {
+        self.scopes
+            .calls
+            .iter()
+            .find(|(n, _)| *n == call)
+            .map_or(0, |(_, s)| *s)
+    }
+
+    /// An argument's text as written.
+    fn arg_src(&self, arg: &Arg) -> &str {
+        self.text.get(arg.span.range()).unwrap_or_default()
+    }
+
+    /// The keyword argument `index` of a Python call, as an entry.
+    fn keyword_entry(&self, call: NodeId, index: usize, scope: usize) -> Option<Entry> {
+        let args = self.args(call);
+        let arg = args.get(index)?;
+        let ArgKind::Keyword(name) = &arg.kind else {
+            return None;
+        };
+        let parens = self.parens(call);
+        let elements: Vec<Range<usize>> = args.iter().map(|a| a.span.range()).collect();
+        Some(Entry {
+            key: name.name.to_string(),
+            key_range: name.span.range(),
+            range: arg.span.range(),
+            value: self.value(arg.value, scope, 0),
+            keyword: true,
+            removal: super::removal(&elements, index, parens.clone()),
+            siblings: super::siblings(&elements, index, parens),
+        })
+    }
+
+    /// A model follows to its requests: called at once (`Model(...).generate_content(x)`) or
+    /// bound by one statement to a name used only for requests and token counts. The model
+    /// with the calls found, and why it cannot be migrated.
+    fn model_uses(&self, mut model: Model, line: usize) -> (Model, Option<String>) {
+        let w = self.legacy_words();
+        let call = model.call;
+        let Some(parent) = self.parent(call) else {
+            return (model, Some("the model has no context".into()));
+        };
+        if let Kind::Member(m) = self.kind(parent)
+            && m.object == call
+        {
+            let member = &*m.name.name;
+            let asynchronous = self.py() && member == "generate_content_async";
+            return match self.called(parent) {
+                Some(request) if member == w.create || asynchronous => {
+                    model.requests.push(request);
+                    (model, None)
+                }
+                Some(count) if member == w.count && !self.py() => {
+                    model.counts.push(count);
+                    (model, None)
+                }
+                _ if self.py() && member == "from_cached_content" => {
+                    let why = format!("the model of line {line} is made from a cached content");
+                    (model, Some(why))
+                }
+                _ => {
+                    let why = format!("the model of line {line} is used for `{member}`");
+                    (model, Some(why))
+                }
+            };
+        }
+        let Some(ModelBinding {
+            name,
+            statement,
+            loads,
+        }) = self.model_binding(call)
+        else {
+            let why = self.unbound_model(call, parent, line);
+            return (model, Some(why));
+        };
+        model.statement = Some(statement);
+        let mut problem = None;
+        for (load, opaque) in loads {
+            if opaque {
+                problem.get_or_insert(format!("`{name}` is bound in ways interlint does not follow"));
+                continue;
+            }
+            let (_, member, called) = self.member_call(load);
+            match (member, called) {
+                (Some(m), Some(request)) if m == w.create || self.py() && m == "generate_content_async" => {
+                    model.requests.push(request)
+                }
+                (Some(m), Some(count)) if m == w.count => model.counts.push(count),
+                (Some(member), _) if self.py() => {
+                    problem.get_or_insert(format!("the model object `{name}` is also used for `{member}`"));
+                }
+                (Some(member), called) => {
+                    // The call is the unit's too: its finding says why the unit is not migrated.
+                    if member == "generateContentStream"
+                        && let Some(call) = called
+                    {
+                        model.streams.push(self.range(call));
+                    }
+                    problem.get_or_insert(format!(
+                        "the model object `{name}` (line {line}) is used for `{member}`, which has no \
+                         automatic rewrite"
+                    ));
+                }
+                (None, _) => {
+                    problem.get_or_insert(format!(
+                        "the model object `{name}` is passed on or returned (line {})",
+                        self.line(load)
+                    ));
+                }
+            }
+        }
+        if self.py() {
+            if model.scope == 0 && self.elsewhere.contains(&name) {
+                problem.get_or_insert(format!("other cells of the notebook use the model `{name}`"));
+            }
+            let cached = match self.kind(call) {
+                Kind::Call(c) => {
+                    matches!(self.kind(c.callee), Kind::Member(m) if &*m.name.name == "from_cached_content")
+                }
+                _ => false,
+            };
+            if cached {
+                let why = format!(
+                    "the model `{name}` (line {line}) is made from a cached content, whose model \
+                     the request would have to name"
+                );
+                return (model, Some(why));
+            }
+        }
+        (model, problem)
+    }
+
+    /// How a model is bound to a name of its own, when it is.
+    fn model_binding(&self, call: NodeId) -> Option<ModelBinding> {
+        if !self.py() {
+            let constant = self.constant(call)?;
+            let loads = self
+                .loads_of(&constant.name, &[(constant.start, constant.scope)])
+                .into_iter()
+                .map(|(load, _)| (load, false))
+                .collect();
+            return Some(ModelBinding {
+                name: constant.name,
+                statement: constant.statement,
+                loads,
+            });
+        }
+        // `name = Model(...)`, a statement of its own.
+        let parent = self.parent(call)?;
+        let Kind::Assign(a) = self.kind(parent) else {
+            return None;
+        };
+        let [target] = a.targets.as_slice() else {
+            return None;
+        };
+        if a.value != Some(call) {
+            return None;
+        }
+        let name = self.tree.name(*target)?.to_string();
+        let mut loads = Vec::new();
+        for &(load, scope) in self
+            .scopes
+            .loads
+            .get(&name)
+            .map(Vec::as_slice)
+            .unwrap_or_default()
+        {
+            match self.scopes.names.resolve(&name, scope, self.start(load)) {
+                Resolution::Bound(b, _) if b.start == self.start(parent) => loads.push((load, false)),
+                Resolution::Bound(..) | Resolution::Unbound => {}
+                Resolution::Opaque => loads.push((load, true)),
+            }
+        }
+        Some(ModelBinding {
+            name,
+            statement: parent,
+            loads,
+        })
+    }
+
+    /// Why a model is not bound to a name of its own.
+    fn unbound_model(&self, call: NodeId, parent: NodeId, line: usize) -> String {
+        if let Some(target) = self.assigned_to(call, parent) {
+            return format!("the model of line {line} is stored in `{}`", self.src(target));
+        }
+        if self.py() {
+            format!("the model of line {line} is passed on")
+        } else {
+            format!("the model of line {line} is not bound by `const` to a name of its own")
+        }
+    }
+
+    /// The target a value is assigned to by an assignment (not a declaration): Python's `x =
+    /// value` (with the last target of `a = b = value`), JavaScript's `x = value`.
+    fn assigned_to(&self, value: NodeId, parent: NodeId) -> Option<NodeId> {
+        match self.kind(parent) {
+            Kind::Assign(a) if self.py() => {
+                (!a.targets.contains(&value)).then(|| a.targets.last().copied())?
+            }
+            Kind::Assign(a) => {
+                let declared = self
+                    .parent(parent)
+                    .is_some_and(|p| matches!(self.kind(p), Kind::Declaration { .. }));
+                (!declared && a.value == Some(value)).then(|| a.targets.first().copied())?
+            }
+            Kind::AssignExpr { target, value: v } if !self.py() && *v == value => Some(*target),
+            _ => None,
+        }
+    }
+
+    /// The model as the new call writes it (a `models/` prefix dropped), and its id when it is
+    /// a literal: Python follows a name to the string it is bound to, JavaScript reads the
+    /// value as written. `node` is `None` for a spread argument.
+    fn model_text(
+        &self,
+        written: Range<usize>,
+        node: Option<NodeId>,
+        scope: usize,
+    ) -> Outcome<(String, Option<String>)> {
+        let written = self.text.get(written).unwrap_or_default();
+        let Some(node) = node else {
+            return crate::api::legacy_model_text(None, written, false);
+        };
+        if self.py() {
+            let string = matches!(self.kind(node), Kind::Str(_) | Kind::Template(_));
+            return match self.classify(node, scope, 0) {
+                super::Class::Str(id) => crate::api::legacy_model_text(Some(&id), written, string),
+                _ if string => Err("the model is a string interlint cannot read".into()),
+                _ => crate::api::legacy_model_text(None, written, false),
+            };
+        }
+        match self.value(node, scope, 0).kind {
+            ValueKind::Str(id) => crate::api::legacy_model_text(Some(&id), written, true),
+            _ => crate::api::legacy_model_text(None, written, false),
+        }
+    }
+
+    /// One of the settings a request takes from its model (or, in Python, from the call): a
+    /// generation config is inlined entry by entry (with the binding it comes from when that
+    /// is used only here), a list setting must be a list.
+    fn setting(
+        &self,
+        entry: Entry,
+        entries: &mut Vec<Entry>,
+        inlined: &mut Vec<Range<usize>>,
+        generation_keys: &mut Vec<String>,
+        consumed: &mut HashSet<usize>,
+    ) -> Outcome<()> {
+        let w = self.legacy_words();
+        let py = self.py();
+        if entry.key == w.generation_config {
+            let (map, statement) = match self.literal_config(&entry.value.kind, consumed) {
+                Ok(found) => found,
+                Err(problem) => {
+                    return Err(match (problem, py) {
+                        (ConfigProblem::NotLiteral, true) => "`generation_config` is not a literal".into(),
+                        (ConfigProblem::NotLiteral, false) => {
+                            "`generationConfig` is not an object literal".into()
+                        }
+                        (ConfigProblem::NameHoldsOther(name), true) => {
+                            format!("`{name}` does not hold a literal config")
+                        }
+                        (ConfigProblem::NameUnbound(name), true) => {
+                            format!("`generation_config` is `{name}`, which is not a literal")
+                        }
+                        (ConfigProblem::NameHoldsOther(name) | ConfigProblem::NameUnbound(name), false) => {
+                            format!("`generationConfig` is `{name}`, which is not bound to an object literal")
+                        }
+                    });
+                }
+            };
+            if !map.complete {
+                return Err(if py {
+                    "the generation config's entries are not all known".into()
+                } else {
+                    "the generation config has a spread, a method or a computed key".into()
+                });
+            }
+            if py {
+                consumed.insert(entry.value.range.start);
+                if let Some(schema) = map.entries.iter().find(|e| e.key == "response_schema")
+                    && !matches!(schema.value.kind, ValueKind::Map(_))
+                {
+                    return Err(format!(
+                        "`response_schema` is `{}`, which may be a TypedDict or a type the legacy client converted itself",
+                        self.text.get(schema.value.range.clone()).unwrap_or_default()
+                    ));
+                }
+                // The call's entries win over the model's (the legacy client merged them so).
+                for entry in map.entries {
+                    entries.retain(|e: &Entry| e.key != entry.key || !generation_keys.contains(&e.key));
+                    generation_keys.push(entry.key.clone());
+                    entries.push(entry);
+                }
+            } else {
+                entries.extend(map.entries);
+            }
+            inlined.extend(statement.map(|s| line_removal(self.text, s)));
+            return Ok(());
+        }
+        if w.lists.contains(&entry.key.as_str()) {
+            let list = match &entry.value.kind {
+                ValueKind::List(_) => true,
+                ValueKind::Name(name) => name
+                    .value
+                    .as_ref()
+                    .is_some_and(|v| matches!(v.kind, ValueKind::List(_))),
+                _ => false,
+            };
+            if !list {
+                return Err(if py {
+                    format!(
+                        "`{}` is `{}`, a shorthand of the legacy client",
+                        entry.key,
+                        self.text.get(entry.value.range.clone()).unwrap_or_default()
+                    )
+                } else {
+                    format!("`{}` is not an array interlint can read", entry.key)
+                });
+            }
+        }
+        entries.push(entry);
+        Ok(())
+    }
+
+    /// A generation config's literal map, with the statement binding it when that is inlined.
+    fn literal_config(
+        &self,
+        value: &ValueKind,
+        consumed: &mut HashSet<usize>,
+    ) -> Result<(MapValue, Option<Range<usize>>), ConfigProblem> {
+        match value {
+            ValueKind::Map(map) => Ok((map.as_ref().clone(), None)),
+            ValueKind::Name(name) => match name.value.as_ref() {
+                Some(value) => match &value.kind {
+                    ValueKind::Map(map) if name.single_use || map.wrapper.is_none() => {
+                        consumed.insert(value.range.start);
+                        Ok((
+                            map.as_ref().clone(),
+                            name.statement.clone().filter(|_| name.single_use),
+                        ))
+                    }
+                    _ => Err(ConfigProblem::NameHoldsOther(name.name.clone())),
+                },
+                None => Err(ConfigProblem::NameUnbound(name.name.clone())),
+            },
+            _ => Err(ConfigProblem::NotLiteral),
+        }
+    }
+}

@@ -1,0 +1,507 @@
+//! Python's way into the legacy package: `import google.generativeai as genai`, then
+//! `genai.configure(api_key=...)`, `genai.GenerativeModel(...)` and the module's file functions.
+
+use std::collections::HashSet;
+use std::ops::Range;
+
+use super::{Model, Outcome};
+use crate::api::{LegacyRequest, LegacyUnit, MapValue, line_indent, line_removal};
+use crate::lang::bindings::Binding;
+use crate::lang::facts::Analyzer;
+use crate::lang::facts::scope::{BindingKind, Resolution};
+use crate::lang::ir::{ArgKind, Kind, NodeId};
+
+/// The legacy package's module.
+pub(super) const LEGACY_MODULE: &str = "google.generativeai";
+
+/// Names tried, in order, for the client of the current package.
+const CLIENT_NAMES: &[&str] = &["client", "genai_client"];
+
+impl Analyzer<'_> {
+    /// The unit of the imports `imports` of `name` (one, or the same import repeated);
+    /// `bindings` is how often the name is bound in its scope.
+    pub(super) fn python_unit(
+        &self,
+        name: &str,
+        imports: &[&Binding<BindingKind>],
+        bindings: usize,
+        unit: &mut LegacyUnit,
+    ) -> Outcome<()> {
+        let binding = *imports.first().ok_or("no import")?;
+        let BindingKind::Import { statement, .. } = binding.kind else {
+            return Err("the import is not a statement interlint can rewrite".into());
+        };
+        unit.import = self.range(statement);
+        // Requests are found first, so that a blocked unit still knows its calls.
+        if let Some(line) = self.opaque_load(name, binding.scope) {
+            return Err(format!(
+                "`{name}` is read on line {line} where interlint cannot tell which binding it means"
+            ));
+        }
+        let starts: Vec<(usize, usize)> = imports.iter().map(|b| (b.start, b.scope)).collect();
+        let loads = self.loads_of(name, &starts);
+        let mut configures = Vec::new();
+        let mut models = Vec::new();
+        let mut wrappers = Vec::new();
+        let mut files = Vec::new();
+        let mut other = None;
+        for &(load, scope) in &loads {
+            let (member_node, member, called) = self.member_call(load);
+            match (member, called) {
+                (Some("configure"), Some(call)) => configures.push(call),
+                (Some("GenerativeModel"), Some(call)) => models.push((call, scope)),
+                // `genai.GenerativeModel.from_cached_content(...)`: a model whose requests are
+                // the unit's, and which blocks it.
+                (Some("GenerativeModel"), None)
+                    if let Some(call) = member_node
+                        .and_then(|m| self.member_named(m, "from_cached_content"))
+                        .and_then(|m| self.called(m)) =>
+                {
+                    models.push((call, scope))
+                }
+                (Some("GenerationConfig"), Some(call)) => wrappers.push(call),
+                (Some(member @ ("upload_file" | "get_file" | "delete_file" | "list_files")), Some(call)) => {
+                    files.push((member, call))
+                }
+                (Some("types"), _) => {
+                    let (outer, inner, call) = match member_node {
+                        Some(m) => self.member_call(m),
+                        None => (None, None, None),
+                    };
+                    match (inner, call) {
+                        (Some("GenerationConfig"), Some(call)) => wrappers.push(call),
+                        _ => {
+                            other.get_or_insert_with(|| self.src(outer.unwrap_or(load)).to_string());
+                        }
+                    }
+                }
+                (Some(member), _) => {
+                    other.get_or_insert_with(|| format!("{name}.{member}"));
+                }
+                (None, _) => {
+                    other.get_or_insert_with(|| name.to_string());
+                }
+            }
+        }
+        let mut found = Vec::new();
+        let mut problem = None;
+        for (call, scope) in models {
+            let line = self.line(call);
+            let (model, why) = self.model_uses(Model::new(call, scope), line);
+            if let Some(why) = why {
+                problem.get_or_insert(why);
+            }
+            unit.calls.extend(model.requests.iter().map(|&r| self.range(r)));
+            found.push(model);
+        }
+        let models = found;
+        if let Some(why) = problem {
+            return Err(why);
+        }
+        if let Some(used) = other {
+            return Err(format!(
+                "the module also uses `{used}` of the legacy package, which has no automatic rewrite"
+            ));
+        }
+        if bindings > 1 {
+            return Err(format!("`{name}` is bound more than once"));
+        }
+        if binding.scope == 0 && self.elsewhere.contains(name) {
+            return Err(format!("other cells of the notebook use `{name}`"));
+        }
+        if !matches!(self.kind(statement), Kind::Import(i) if i.names.len() == 1) {
+            return Err("the import statement imports other names too".into());
+        }
+        unit.new_import = if name == "genai" {
+            "from google import genai".to_string()
+        } else {
+            format!("from google import genai as {name}")
+        };
+        let client = CLIENT_NAMES
+            .iter()
+            .find(|c| !self.name_taken(c, binding.scope))
+            .ok_or("the names `client` and `genai_client` are both taken")?;
+        unit.client_name = (*client).to_string();
+        unit.client = match configures.as_slice() {
+            [] => {
+                let indent = line_indent(self.text, self.start(statement));
+                let end = self.end(statement);
+                (end..end, format!("\n{indent}{client} = {name}.Client()"))
+            }
+            [configure] => self.configure_edit(*configure, statement, client, name, &models)?,
+            _ => return Err(format!("`{name}.configure` is called more than once")),
+        };
+        let mut consumed = HashSet::new();
+        for model in &models {
+            if let Some(statement) = model.statement {
+                if self.has_comment(self.range(statement)) {
+                    return Err("a comment in the model's definition would be lost".into());
+                }
+                unit.removals.push(line_removal(self.text, self.range(statement)));
+            }
+            for &count in &model.counts {
+                let replacement = self.python_count(model.call, count, &unit.client_name)?;
+                unit.replacements.push((self.range(count), replacement));
+            }
+            for &request in &model.requests {
+                let (request, inlined) = self.python_request(model.call, request, &mut consumed)?;
+                unit.requests.push(request);
+                unit.removals.extend(inlined);
+            }
+        }
+        for (member, call) in files {
+            if self.start(call) < unit.client.0.start {
+                return Err(format!(
+                    "`{name}.{member}` is called before the client would be created"
+                ));
+            }
+            let replacement = self.files_call(member, call, client)?;
+            unit.replacements.push((self.range(call), replacement));
+        }
+        if let Some(&wrapper) = wrappers.iter().find(|&&w| !consumed.contains(&self.start(w))) {
+            let callee = match self.kind(wrapper) {
+                Kind::Call(c) => self.src(c.callee),
+                _ => "",
+            };
+            return Err(format!("`{callee}` is used outside a model's settings"));
+        }
+        Ok(())
+    }
+
+    /// The line of a read of `name` that sees the bindings of `scope` but resolves to none of
+    /// them in particular (a name bound several times, read from a function).
+    fn opaque_load(&self, name: &str, scope: usize) -> Option<usize> {
+        self.scopes.loads.get(name)?.iter().find_map(|&(node, s)| {
+            (self.scopes.names.declaring_scope(name, s) == Some(scope)
+                && matches!(
+                    self.scopes.names.resolve(name, s, self.start(node)),
+                    Resolution::Opaque
+                ))
+            .then(|| self.line(node))
+        })
+    }
+
+    /// Whether code that sees the unit's scope could mean something else by `name`: it is bound
+    /// in that scope, above it or below it, or read below it.
+    fn name_taken(&self, name: &str, scope: usize) -> bool {
+        self.scopes
+            .loads
+            .get(name)
+            .is_some_and(|loads| loads.iter().any(|&(_, s)| self.related_scopes(s, scope)))
+            || self
+                .scopes
+                .names
+                .bindings
+                .keys()
+                .any(|(s, n)| n == name && self.related_scopes(*s, scope))
+            || scope == 0 && self.elsewhere.total.is_some_and(|t| t.contains_key(name))
+    }
+
+    /// The statement list a statement stands in: its parent and which of the parent's lists.
+    fn block_of(&self, statement: NodeId) -> Option<(NodeId, usize)> {
+        let parent = self.parent(statement)?;
+        let mut lists: Vec<&[NodeId]> = Vec::new();
+        match self.kind(parent) {
+            Kind::Module(body) | Kind::Block(body) | Kind::Other(body) => lists.push(body),
+            Kind::Function(f) => lists.push(&f.body),
+            Kind::Class(c) => lists.push(&c.body),
+            Kind::If(i) => lists.extend([&i.body[..], &i.orelse[..]]),
+            Kind::While { body, orelse, .. } => lists.extend([&body[..], &orelse[..]]),
+            Kind::For(f) => lists.extend([&f.body[..], &f.orelse[..]]),
+            Kind::With(w) => lists.push(&w.body),
+            Kind::Try(t) => {
+                lists.push(&t.body);
+                lists.extend(t.handlers.iter().map(|h| &h.body[..]));
+                lists.push(&t.orelse);
+                lists.push(&t.finally);
+            }
+            _ => {}
+        }
+        let slot = lists
+            .iter()
+            .position(|l| l.contains(&statement))
+            .unwrap_or(usize::MAX);
+        Some((parent, slot))
+    }
+
+    /// `genai.configure(api_key=K)` → `client = genai.Client(api_key=K)`: the callee replaced.
+    fn configure_edit(
+        &self,
+        configure: NodeId,
+        import: NodeId,
+        client: &str,
+        name: &str,
+        models: &[Model],
+    ) -> Outcome<(Range<usize>, String)> {
+        let statement = self
+            .parent(configure)
+            .filter(|&p| matches!(self.kind(p), Kind::Expr(_)))
+            .ok_or_else(|| format!("the result of `{name}.configure` is used"))?;
+        if self.block_of(statement) != self.block_of(import) || self.start(statement) < self.end(import) {
+            return Err(format!(
+                "`{name}.configure` is not called in the block of the import"
+            ));
+        }
+        if models.iter().any(|m| {
+            self.start(m.call) < self.start(configure)
+                && m.statement
+                    .is_some_and(|s| self.block_of(s) == self.block_of(statement))
+        }) {
+            return Err(format!("a model is made before `{name}.configure` is called"));
+        }
+        let Kind::Call(c) = self.kind(configure) else {
+            return Err("the configure call has no arguments".into());
+        };
+        for arg in &c.args {
+            let key = match &arg.kind {
+                ArgKind::Keyword(k) => Some(&*k.name),
+                _ => None,
+            };
+            if key != Some("api_key") {
+                return Err(format!(
+                    "`{name}.configure` is given `{}`, which has no counterpart in the client",
+                    self.arg_src(arg)
+                ));
+            }
+        }
+        Ok((self.range(c.callee), format!("{client} = {name}.Client")))
+    }
+
+    /// A legacy files call (`genai.upload_file(path, mime_type=...)`) as the client's
+    /// (`client.files.upload(file=path, config={"mime_type": ...})`).
+    fn files_call(&self, member: &str, call: NodeId, client: &str) -> Outcome<String> {
+        let shown = match self.kind(call) {
+            Kind::Call(c) => format!("`{}`", self.src(c.callee)),
+            _ => "``".to_string(),
+        };
+        let args = self
+            .plain_args(call)
+            .ok_or_else(|| format!("{shown} is not called with a plain argument list"))?;
+        if self.has_comment(self.parens(call)) {
+            return Err(format!("a comment in the arguments of {shown} would be lost"));
+        }
+        let (method, first, config_keys): (&str, Option<&str>, &[&str]) = match member {
+            "upload_file" => ("upload", Some("file"), &["mime_type", "display_name", "name"]),
+            "get_file" => ("get", Some("name"), &[]),
+            "delete_file" => ("delete", Some("name"), &[]),
+            _ => ("list", None, &[]),
+        };
+        let mut out = Vec::new();
+        let mut config = Vec::new();
+        for (i, arg) in args.iter().enumerate() {
+            match &arg.kind {
+                ArgKind::Keyword(k) => {
+                    let value = self.src(arg.value);
+                    match &*k.name {
+                        "path" if first == Some("file") => out.push(format!("file={value}")),
+                        "name" if first == Some("name") => out.push(format!("name={value}")),
+                        key if config_keys.contains(&key) => config.push(format!("\"{key}\": {value}")),
+                        key => {
+                            return Err(format!(
+                                "{shown} is given `{key}`, which has no counterpart in the client"
+                            ));
+                        }
+                    }
+                }
+                _ if i == 0
+                    && let Some(first) = first =>
+                {
+                    out.push(format!("{first}={}", self.arg_src(arg)))
+                }
+                _ => return Err(format!("{shown} is given an argument interlint cannot place")),
+            }
+        }
+        if !config.is_empty() {
+            out.push(format!("config={{{}}}", config.join(", ")));
+        }
+        Ok(format!("{client}.files.{method}({})", out.join(", ")))
+    }
+
+    /// The model a legacy model call names: its first positional argument or its
+    /// `model_name`/`model` keyword, as written (the argument's text, and its value node when it
+    /// is not a spread).
+    fn python_model_argument(&self, model: NodeId) -> Option<(Range<usize>, Option<NodeId>)> {
+        self.plain_args(model)?.iter().find_map(|a| match &a.kind {
+            ArgKind::Keyword(k) => {
+                matches!(&*k.name, "model_name" | "model").then(|| (self.range(a.value), Some(a.value)))
+            }
+            ArgKind::Positional => Some((a.span.range(), Some(a.value))),
+            _ => Some((a.span.range(), None)),
+        })
+    }
+
+    /// `model.count_tokens(x)` → `client.models.count_tokens(model=m, contents=x)`.
+    fn python_count(&self, model: NodeId, count: NodeId, client: &str) -> Outcome<String> {
+        self.plain_args(model)
+            .ok_or("the model's arguments are not a plain list")?;
+        let (written, node) = self
+            .python_model_argument(model)
+            .ok_or("the model is not named (the legacy client's default model)")?;
+        let (model_text, _) = self.model_text(written, node, self.call_scope(model))?;
+        let args = self
+            .plain_args(count)
+            .ok_or("`count_tokens` is not called with a plain argument list")?;
+        if self.has_comment(self.parens(count)) {
+            return Err("a comment in the arguments of `count_tokens` would be lost".into());
+        }
+        let contents = match args {
+            [one] => match &one.kind {
+                ArgKind::Keyword(k) if &*k.name == "contents" => self.src(one.value),
+                ArgKind::Keyword(_) => {
+                    return Err("`count_tokens` is given an argument other than the contents".into());
+                }
+                ArgKind::Positional => self.arg_src(one),
+                _ => return Err("`count_tokens` is not given exactly the contents".into()),
+            },
+            _ => return Err("`count_tokens` is not given exactly the contents".into()),
+        };
+        Ok(format!(
+            "{client}.models.count_tokens(model={model_text}, contents={contents})"
+        ))
+    }
+
+    /// A legacy request with the model's settings merged, and the bindings its config inlines.
+    fn python_request(
+        &self,
+        model: NodeId,
+        request: NodeId,
+        consumed: &mut HashSet<usize>,
+    ) -> Outcome<(LegacyRequest, Vec<Range<usize>>)> {
+        let w = self.legacy_words();
+        let Kind::Call(r) = self.kind(request) else {
+            return Err("the request has no callee".into());
+        };
+        let function = r.callee;
+        let asynchronous =
+            matches!(self.kind(function), Kind::Member(m) if &*m.name.name == "generate_content_async");
+        let mut model_value: Option<(Range<usize>, Option<NodeId>)> = None;
+        let mut settings = Vec::new();
+        // The constructor's arguments, then the call's.
+        let model_args = self
+            .plain_args(model)
+            .ok_or("the model's arguments are not a plain list")?;
+        let model_scope = self.call_scope(model);
+        for (i, arg) in model_args.iter().enumerate() {
+            match &arg.kind {
+                ArgKind::Keyword(_) => {
+                    let entry = self
+                        .keyword_entry(model, i, model_scope)
+                        .ok_or("an argument of the model is not a plain keyword")?;
+                    match entry.key.as_str() {
+                        "model_name" | "model" if model_value.is_none() => {
+                            model_value = Some((self.range(arg.value), Some(arg.value)));
+                        }
+                        key if w.settings.contains(&key) => settings.push(entry),
+                        key => {
+                            return Err(format!(
+                                "the model is given `{key}`, which has no place in an interactions request"
+                            ));
+                        }
+                    }
+                }
+                ArgKind::Spread | ArgKind::KeywordSpread => {
+                    return Err("the model's arguments are spread from a variable".into());
+                }
+                ArgKind::Positional if i == 0 => model_value = Some((arg.span.range(), Some(arg.value))),
+                ArgKind::Positional => {
+                    return Err("the model is given more than one positional argument".into());
+                }
+            }
+        }
+        let (written, node) =
+            model_value.ok_or("the model is not named (the legacy client's default model)")?;
+        let (model_text, model_id) = self.model_text(written, node, model_scope)?;
+        let args = self
+            .plain_args(request)
+            .ok_or("the request's arguments are not a plain list")?;
+        let request_scope = self.call_scope(request);
+        let mut contents = None;
+        let mut stream = false;
+        for (i, arg) in args.iter().enumerate() {
+            match &arg.kind {
+                ArgKind::Keyword(_) => {
+                    let entry = self
+                        .keyword_entry(request, i, request_scope)
+                        .ok_or("an argument of the request is not a plain keyword")?;
+                    match entry.key.as_str() {
+                        "contents" if contents.is_none() => contents = Some(entry.value),
+                        // The call's generation config is merged into the model's, key by key.
+                        "generation_config" => settings.push(entry),
+                        key if w.settings.contains(&key) => {
+                            if settings.iter().any(|s| s.key == key) {
+                                return Err(format!("`{key}` is set on both the model and the call"));
+                            }
+                            settings.push(entry);
+                        }
+                        "stream" => match self.arg_src(arg).rsplit('=').next().map(str::trim) {
+                            Some("True") => stream = true,
+                            Some("False") => {}
+                            _ => return Err("the request's `stream` is not `True` or `False`".into()),
+                        },
+                        key => {
+                            return Err(format!(
+                                "the request is given `{key}`, which has no place in an interactions request"
+                            ));
+                        }
+                    }
+                }
+                ArgKind::Spread | ArgKind::KeywordSpread => {
+                    return Err("the request's arguments are spread from a variable".into());
+                }
+                ArgKind::Positional if i == 0 => contents = Some(self.value(arg.value, request_scope, 0)),
+                ArgKind::Positional => {
+                    return Err("the request is given more than one positional argument".into());
+                }
+            }
+        }
+        let contents = contents.ok_or("the request has no contents")?;
+        let (Some(first), Some(last)) = (args.first(), args.last()) else {
+            return Err("the request has no arguments".into());
+        };
+        let span = first.span.start as usize..last.span.end as usize;
+        if self.has_comment(span.clone()) {
+            return Err("a comment inside the call's arguments would be lost".into());
+        }
+        let parens = self.parens(request);
+        let separator = if self
+            .text
+            .get(parens.start..span.start)
+            .is_some_and(|t| t.contains('\n'))
+        {
+            format!(",\n{}", line_indent(self.text, span.start))
+        } else {
+            ", ".to_string()
+        };
+        let mut inlined = Vec::new();
+        let mut entries = Vec::new();
+        let mut generation_keys: Vec<String> = Vec::new();
+        for entry in settings {
+            self.setting(entry, &mut entries, &mut inlined, &mut generation_keys, consumed)?;
+        }
+        Ok((
+            LegacyRequest {
+                call: self.range(request),
+                callee: self.range(function),
+                method: if asynchronous {
+                    "aio.interactions.create".to_string()
+                } else {
+                    "interactions.create".to_string()
+                },
+                client: None,
+                arguments: span,
+                parens,
+                separator,
+                model: model_text,
+                contents,
+                config: MapValue {
+                    entries,
+                    complete: true,
+                    wrapper: None,
+                },
+                model_id,
+                stream,
+            },
+            inlined,
+        ))
+    }
+}
