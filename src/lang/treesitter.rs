@@ -1,5 +1,5 @@
-//! Shared tree-sitter plumbing: one parser per language and thread, error counting, and the
-//! collection of nodes by kind.
+//! tree-sitter plumbing for shell scripts (tree-sitter-bash): one parser per thread, error
+//! counting, and the collection of nodes by kind.
 
 use std::cell::RefCell;
 use std::ops::Range;
@@ -10,20 +10,12 @@ use tree_sitter::{Language, Node, Parser};
 /// The tree-sitter grammars interlint uses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Grammar {
-    Python,
-    JavaScript,
-    TypeScript,
-    Tsx,
     Bash,
 }
 
 impl Grammar {
     fn language(self) -> Language {
         match self {
-            Grammar::Python => tree_sitter_python::LANGUAGE.into(),
-            Grammar::JavaScript => tree_sitter_javascript::LANGUAGE.into(),
-            Grammar::TypeScript => tree_sitter_typescript::LANGUAGE_TYPESCRIPT.into(),
-            Grammar::Tsx => tree_sitter_typescript::LANGUAGE_TSX.into(),
             Grammar::Bash => tree_sitter_bash::LANGUAGE.into(),
         }
     }
@@ -33,20 +25,14 @@ impl Grammar {
     }
 }
 
-const GRAMMARS: usize = 5;
+const GRAMMARS: usize = 1;
 
 thread_local! {
-    static PARSERS: RefCell<[Option<Parser>; GRAMMARS]> = const { RefCell::new([None, None, None, None, None]) };
+    static PARSERS: RefCell<[Option<Parser>; GRAMMARS]> = const { RefCell::new([None]) };
 }
 
 /// Parses `text`; `None` only if the grammar could not be loaded or parsing was cancelled.
 pub fn parse(grammar: Grammar, text: &str) -> Option<Tree> {
-    with_parser(grammar, |parser| parse_with(parser, grammar, text))
-}
-
-/// Parses `text` as it is written, without [`parse`]'s masking of Python comment runs.
-#[cfg(test)]
-pub fn parse_exact(grammar: Grammar, text: &str) -> Option<Tree> {
     with_parser(grammar, |parser| parser.parse(text, None))
 }
 
@@ -62,27 +48,6 @@ fn with_parser(grammar: Grammar, f: impl FnOnce(&mut Parser) -> Option<Tree>) ->
         }
         f(slot.as_mut()?)
     })
-}
-
-/// Python's runs of comment lines are parsed from a masked text, in linear time (see
-/// `python::comment_runs`).
-fn parse_with(parser: &mut Parser, grammar: Grammar, text: &str) -> Option<Tree> {
-    match grammar {
-        Grammar::Python => super::python::comment_runs::parse(text, |t| parser.parse(t, None)),
-        _ => parser.parse(text, None),
-    }
-}
-
-/// A whole-file document of a tree-sitter surface whose scan regions are the nodes of `kinds`.
-pub fn document(surface: super::Surface, grammar: Grammar, text: String, kinds: &[&str]) -> super::Document {
-    match parse(grammar, &text) {
-        Some(tree) => {
-            let regions = ranges_of_kinds(&tree, kinds);
-            let errors = count_errors(&tree);
-            super::Document::whole(surface, text, super::Syntax::TreeSitter(tree), regions, errors)
-        }
-        None => super::Document::whole(surface, text, super::Syntax::None, Vec::new(), 0),
-    }
 }
 
 /// ERROR and MISSING nodes in a tree.
@@ -183,7 +148,7 @@ mod tests {
             (Surface::JavaScript, "const x = { , };\n"),
             (Surface::TypeScript, "f(a, /* c */ , b);\n"),
             (Surface::Tsx, "const x = {a: 1, , b: 2};\n"),
-            // tree-sitter-python reads Python 2's print statement; CPython does not.
+            // CPython rejects Python 2's print statement (tree-sitter-python read it).
             (Surface::Python, "print \"hello\"\n"),
             (Surface::Json, "{ , }\n"),
             (Surface::Json, "[1, , 2]\n"),
@@ -224,7 +189,7 @@ mod tests {
                 counter.fetch_add(1, Ordering::Relaxed);
             }
         })));
-        assert!(parse_with(&mut parser, grammar, text).is_some());
+        assert!(parser.parse(text, None).is_some());
         steps.load(Ordering::Relaxed)
     }
 
@@ -250,25 +215,7 @@ mod tests {
     }
 
     #[test]
-    fn python_comment_runs_parse_in_linear_time() {
-        let head = "from google import genai\nr = genai.Client().models.generate_content(model='m')\n";
-        assert_linear(Grammar::Python, |n| lines(head, "# comment line N\n", n));
-        assert_linear(Grammar::Python, |n| lines(head, "# comment line N\r\n\r\n", n));
-        let def = "def f():\n    x = 1\n";
-        assert_linear(Grammar::Python, |n| {
-            lines(def, "    # comment line N\n", n) + "    return x\n"
-        });
-        // Indented less than the run's first comment, then more: split only where a block may close.
-        assert_linear(Grammar::Python, |n| lines(def, "    # N\n# N\n", n / 2));
-    }
-
-    #[test]
-    fn other_grammars_parse_in_linear_time() {
-        let call = "const r = await ai.models.generateContent({ model: 'm' });\n";
-        for grammar in [Grammar::JavaScript, Grammar::TypeScript, Grammar::Tsx] {
-            assert_linear(grammar, |n| lines(call, "// comment line N\n", n));
-            assert_linear(grammar, |n| lines(call, "/* N */ f(N);", n));
-        }
+    fn shell_parses_in_linear_time() {
         assert_linear(Grammar::Bash, |n| {
             lines("curl -d @x https://h/v1/m:generateContent\n", "# comment N\n", n)
         });
