@@ -12,8 +12,6 @@
 mod calls;
 pub mod guards;
 pub mod handler;
-#[cfg(test)]
-mod tests;
 
 use std::ops::Range;
 

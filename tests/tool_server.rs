@@ -1,10 +1,10 @@
 //! One server written with FastMCP in Python and with `McpServer` in TypeScript: the shared
 //! extraction reads the same facts from both, kind by kind.
 
-use crate::lang::Surface;
-use crate::lang::javascript::{frameworks as js_frameworks, lower as js};
-use crate::lang::python::{frameworks as py_frameworks, lower as py};
-use crate::mcp::{KeyCheck, Schema, ToolServer};
+use interlint::lang::Surface;
+use interlint::lang::javascript::{frameworks as js_frameworks, lower as js};
+use interlint::lang::python::{frameworks as py_frameworks, lower as py};
+use interlint::mcp::{KeyCheck, Schema, ToolServer};
 
 const PYTHON: &str = r#"
 import json
@@ -109,11 +109,12 @@ await server.connect(new StdioServerTransport());
 fn servers() -> (ToolServer, ToolServer) {
     let suffix = "_API_KEY";
     let tree = py::lower(PYTHON, false);
-    let python =
-        super::tool_server(&tree, PYTHON, suffix, py_frameworks::recognise).expect("a Python server");
+    let python = interlint::lang::tool_server::tool_server(&tree, PYTHON, suffix, py_frameworks::recognise)
+        .expect("a Python server");
     let tree = js::lower(Surface::TypeScript, TYPESCRIPT);
     let typescript =
-        super::tool_server(&tree, TYPESCRIPT, suffix, js_frameworks::recognise).expect("a TypeScript server");
+        interlint::lang::tool_server::tool_server(&tree, TYPESCRIPT, suffix, js_frameworks::recognise)
+            .expect("a TypeScript server");
     (python, typescript)
 }
 
@@ -165,7 +166,7 @@ fn handlers_give_the_same_result_keys_failures_and_error_texts() {
         p.tools[0].handler.clone().expect("a handler"),
         t.tools[0].handler.clone().expect("a handler"),
     );
-    let keys = |h: &crate::mcp::Handler| h.result.as_ref().map(|(_, keys)| keys.clone());
+    let keys = |h: &interlint::mcp::Handler| h.result.as_ref().map(|(_, keys)| keys.clone());
     assert_eq!(
         keys(&p),
         Some(vec![
@@ -177,8 +178,9 @@ fn handlers_give_the_same_result_keys_failures_and_error_texts() {
     assert_eq!(keys(&p), keys(&t));
     assert_eq!(&PYTHON[p.unhandled[0].clone()], "response.raise_for_status()");
     assert_eq!((p.unhandled.len(), t.unhandled.len()), (1, 1));
-    let texts =
-        |h: &crate::mcp::Handler| -> Vec<String> { h.error_texts.iter().map(|(_, t)| t.clone()).collect() };
+    let texts = |h: &interlint::mcp::Handler| -> Vec<String> {
+        h.error_texts.iter().map(|(_, t)| t.clone()).collect()
+    };
     assert_eq!(texts(&p), ["Error: the response was not JSON"]);
     assert_eq!(texts(&p), texts(&t));
 }
@@ -205,7 +207,7 @@ fn stdout_writes_are_found_with_their_fixes() {
         (p.what.as_str(), t.what.as_str()),
         ("print(...)", "console.log(...)")
     );
-    let edits = |w: &crate::mcp::StdoutWrite| -> Vec<String> {
+    let edits = |w: &interlint::mcp::StdoutWrite| -> Vec<String> {
         w.fix
             .iter()
             .flat_map(|(_, edits)| edits.iter().map(|e| e.content.clone()))
@@ -255,7 +257,8 @@ fn both_serve_over_stdio() {
 fn a_bare_generator_argument_takes_no_keyword() {
     let text = "from mcp.server.fastmcp import FastMCP\nimport requests\nmcp = FastMCP()\nprint(x for x in y)\nprint([x for x in y])\nrequests.get(u for u in us)\n";
     let tree = py::lower(text, false);
-    let server = super::tool_server(&tree, text, "_API_KEY", py_frameworks::recognise).expect("a server");
+    let server = interlint::lang::tool_server::tool_server(&tree, text, "_API_KEY", py_frameworks::recognise)
+        .expect("a server");
     let writes: Vec<&str> = server
         .stdout_writes
         .iter()
