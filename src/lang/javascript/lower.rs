@@ -38,6 +38,14 @@ fn parseable(text: &str) -> std::borrow::Cow<'_, str> {
 
 /// The syntax errors oxc reports for a document (one more when it gave up).
 pub fn errors(surface: Surface, text: &str) -> usize {
+    match nesting(text) {
+        Nesting::Shallow => count_errors(surface, text),
+        Nesting::Deep(stack) => stacker::grow(stack, || count_errors(surface, text)),
+        Nesting::TooDeep => 1,
+    }
+}
+
+fn count_errors(surface: Surface, text: &str) -> usize {
     let text = parseable(text);
     let allocator = Allocator::default();
     let parsed = Parser::new(&allocator, &text, source_type(surface)).parse();
@@ -58,6 +66,73 @@ fn error_count(parsed: &oxc_parser::ParserReturn<'_>) -> usize {
 /// only parses as TypeScript (a code block marked `javascript` with type annotations) is read
 /// as TypeScript.
 pub fn lower(surface: Surface, text: &str) -> Tree {
+    match nesting(text) {
+        Nesting::Shallow => lower_text(surface, text),
+        Nesting::Deep(stack) => stacker::grow(stack, || lower_text(surface, text)),
+        // Read as a text oxc gave up on: its strings by their quotes, one error.
+        Nesting::TooDeep => {
+            let mut tree = Builder::new().finish(Vec::new(), Span::new(0, text.len()), Vec::new(), 1);
+            tree.strings = quoted(text);
+            tree
+        }
+    }
+}
+
+/// How deeply a text may nest, for the stack oxc's recursive descent needs.
+enum Nesting {
+    Shallow,
+    /// Parsed on a stack of this many bytes.
+    Deep(usize),
+    /// Not parsed.
+    TooDeep,
+}
+
+/// A bound of a text's nesting, read from its bytes: the deepest brackets, the longest run of
+/// prefix operators (`!!!!x`), the most `?` or `=>` on one line (nested conditionals and
+/// arrow functions). Each level takes at most a few frames of oxc's parser and of the walks
+/// over its tree.
+fn nesting(text: &str) -> Nesting {
+    const SHALLOW: usize = 256;
+    const PER_LEVEL: usize = 16 * 1024;
+    const MOST: usize = 100_000;
+    let (mut depth, mut deepest, mut run, mut longest, mut on_line, mut most_on_line) =
+        (0i64, 0i64, 0, 0, 0, 0);
+    let bytes = text.as_bytes();
+    for (i, &b) in bytes.iter().enumerate() {
+        match b {
+            b'(' | b'[' | b'{' => {
+                depth += 1;
+                deepest = deepest.max(depth);
+            }
+            b')' | b']' | b'}' => depth -= 1,
+            b'\n' => {
+                most_on_line = most_on_line.max(on_line);
+                on_line = 0;
+            }
+            b'?' => on_line += 1,
+            b'>' if i > 0 && bytes[i - 1] == b'=' => on_line += 1,
+            _ => {}
+        }
+        if matches!(b, b'!' | b'~' | b'+' | b'-') {
+            run += 1;
+            longest = longest.max(run);
+        } else if b != b' ' {
+            run = 0;
+        }
+    }
+    let levels = (deepest.max(0) as usize)
+        .max(longest)
+        .max(most_on_line.max(on_line));
+    if levels < SHALLOW {
+        Nesting::Shallow
+    } else if levels > MOST {
+        Nesting::TooDeep
+    } else {
+        Nesting::Deep(levels * PER_LEVEL)
+    }
+}
+
+fn lower_text(surface: Surface, text: &str) -> Tree {
     let owned = parseable(text);
     let text: &str = &owned;
     let allocator = Allocator::default();
@@ -1156,5 +1231,54 @@ fn decl_kind(kind: js::VariableDeclarationKind) -> DeclKind {
         js::VariableDeclarationKind::Let => DeclKind::Let,
         js::VariableDeclarationKind::Var => DeclKind::Var,
         _ => DeclKind::Using,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Deep nesting is parsed on a stack grown to fit, or (deeper still) read for its strings
+    /// alone: never a stack overflow, even on a thread with a small stack.
+    #[test]
+    fn deep_nesting_does_not_overflow_the_stack() {
+        let texts = [
+            format!(
+                "const x = {}1{};\nconst m = \"gemini-1.5-flash\";\n",
+                "[".repeat(30_000),
+                "]".repeat(30_000)
+            ),
+            format!(
+                "const x = {}1;\nconst m = \"gemini-1.5-flash\";\n",
+                "!".repeat(50_000)
+            ),
+            format!(
+                "const x = {}c;\nconst m = \"gemini-1.5-flash\";\n",
+                "a ? b : ".repeat(20_000)
+            ),
+            format!(
+                "const x = {}1{};\nconst m = \"gemini-1.5-flash\";\n",
+                "(".repeat(200_000),
+                ")".repeat(200_000)
+            ),
+        ];
+        let found = std::thread::Builder::new()
+            .stack_size(1 << 20)
+            .spawn(move || {
+                texts
+                    .iter()
+                    .map(|text| {
+                        let tree = lower(Surface::JavaScript, text);
+                        errors(Surface::JavaScript, text);
+                        tree.strings
+                            .iter()
+                            .any(|s| text.get(s.range()) == Some("\"gemini-1.5-flash\""))
+                    })
+                    .collect::<Vec<bool>>()
+            })
+            .expect("a thread")
+            .join()
+            .expect("no overflow");
+        assert_eq!(found, [true; 4]);
     }
 }
