@@ -228,6 +228,16 @@ pub struct Call {
     pub optional: bool,
 }
 
+impl Call {
+    /// The value of the keyword argument `name` (Python).
+    pub fn keyword(&self, name: &str) -> Option<NodeId> {
+        self.args.iter().find_map(|a| match &a.kind {
+            ArgKind::Keyword(k) if &*k.name == name => Some(a.value),
+            _ => None,
+        })
+    }
+}
+
 #[derive(Debug)]
 pub struct Arg {
     pub kind: ArgKind,

@@ -210,13 +210,10 @@ impl Analyzer<'_> {
 
     /// The value of the keyword argument `name` of a Python call.
     pub(super) fn keyword(&self, call: NodeId, name: &str) -> Option<NodeId> {
-        let Kind::Call(c) = self.kind(call) else {
-            return None;
-        };
-        c.args.iter().find_map(|a| match &a.kind {
-            ArgKind::Keyword(k) if &*k.name == name => Some(a.value),
+        match self.kind(call) {
+            Kind::Call(c) => c.keyword(name),
             _ => None,
-        })
+        }
     }
 
     /// `name=True` on a Python call.

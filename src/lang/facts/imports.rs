@@ -2,8 +2,8 @@
 
 use std::ops::Range;
 
-use super::Analyzer;
-use super::values::is_client_module;
+use super::values::is_client_path as is_client_module;
+use super::{Analyzer, string_content};
 use crate::api::{Import, TypesImport};
 use crate::lang::ir::{Kind, NodeId};
 
@@ -105,15 +105,6 @@ impl Analyzer<'_> {
             module_range: string_content(self.range(source.value)),
             types: None,
         })
-    }
-}
-
-/// A string literal's content, between its quotes.
-fn string_content(range: Range<usize>) -> Range<usize> {
-    if range.len() >= 2 {
-        range.start + 1..range.end - 1
-    } else {
-        range
     }
 }
 

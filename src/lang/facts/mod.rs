@@ -334,6 +334,15 @@ fn removal(elements: &[Range<usize>], index: usize, container: Range<usize>) -> 
     open..close
 }
 
+/// A string literal's content, between its quotes.
+fn string_content(range: Range<usize>) -> Range<usize> {
+    if range.len() >= 2 {
+        range.start + 1..range.end - 1
+    } else {
+        range
+    }
+}
+
 fn parse_int(text: &str) -> Option<i64> {
     text.replace('_', "").parse().ok()
 }

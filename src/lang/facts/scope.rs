@@ -422,11 +422,6 @@ impl Walk<'_> {
         }
     }
 
-    /// Whether a declaration is exported (`export const x = ...`).
-    pub fn exported(&self, declaration: NodeId) -> bool {
-        exported(self.tree, self.text, declaration)
-    }
-
     fn declaration(
         &mut self,
         node: NodeId,
@@ -441,7 +436,7 @@ impl Walk<'_> {
         } else {
             scope
         };
-        let statement = (declarators.len() == 1 && !self.exported(node)).then_some(node);
+        let statement = (declarators.len() == 1 && !exported(self.tree, self.text, node)).then_some(node);
         for &declarator in declarators {
             let Kind::Assign(a) = tree.kind(declarator) else {
                 continue;

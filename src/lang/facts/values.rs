@@ -376,7 +376,7 @@ impl Analyzer<'_> {
     }
 }
 
-fn is_client_path(path: &str) -> bool {
+pub(super) fn is_client_path(path: &str) -> bool {
     path.split('.').any(|p| p == "genai" || p == "generativeai")
 }
 
@@ -404,8 +404,4 @@ fn wrapper_of_path(path: &str) -> Option<String> {
         return None;
     }
     Some(rest.join("."))
-}
-
-pub(super) fn is_client_module(path: &str) -> bool {
-    is_client_path(path)
 }

@@ -36,28 +36,6 @@ fn parseable(text: &str) -> std::borrow::Cow<'_, str> {
     }
 }
 
-/// The syntax errors oxc reports for a document (one more when it gave up).
-pub fn errors(surface: Surface, text: &str) -> usize {
-    match nesting(text) {
-        Nesting::Shallow => count_errors(surface, text),
-        Nesting::Deep(stack) => stacker::grow(stack, || count_errors(surface, text)),
-        Nesting::TooDeep => 1,
-    }
-}
-
-fn count_errors(surface: Surface, text: &str) -> usize {
-    let text = parseable(text);
-    let allocator = Allocator::default();
-    let parsed = Parser::new(&allocator, &text, source_type(surface)).parse();
-    let errors = error_count(&parsed);
-    if errors > 0 && surface == Surface::JavaScript {
-        let allocator = Allocator::default();
-        let typed = Parser::new(&allocator, &text, SourceType::tsx()).parse();
-        return errors.min(error_count(&typed));
-    }
-    errors
-}
-
 fn error_count(parsed: &oxc_parser::ParserReturn<'_>) -> usize {
     parsed.diagnostics.errors().count() + usize::from(parsed.panicked)
 }
@@ -1269,7 +1247,6 @@ mod tests {
                     .iter()
                     .map(|text| {
                         let tree = lower(Surface::JavaScript, text);
-                        errors(Surface::JavaScript, text);
                         tree.strings
                             .iter()
                             .any(|s| text.get(s.range()) == Some("\"gemini-1.5-flash\""))

@@ -109,10 +109,7 @@ impl<'a> Source<'a> {
 
     /// The value of the keyword argument `name`.
     pub fn keyword(&self, call: &Call, name: &str) -> Option<NodeId> {
-        call.args.iter().find_map(|a| match &a.kind {
-            ArgKind::Keyword(k) if &*k.name == name => Some(a.value),
-            _ => None,
-        })
+        call.keyword(name)
     }
 
     /// The arguments that are not keyword arguments (`*args` and `**kwargs` included).

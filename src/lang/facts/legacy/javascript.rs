@@ -8,8 +8,8 @@ use std::ops::Range;
 use super::{Model, Outcome};
 use crate::api::{LegacyRequest, LegacyUnit, MapValue, line_removal};
 use crate::lang::bindings::Binding;
-use crate::lang::facts::Analyzer;
 use crate::lang::facts::scope::{BindingKind, exported};
+use crate::lang::facts::{Analyzer, string_content};
 use crate::lang::ir::{ArgKind, DeclKind, ImportName, Key, Kind, NodeId};
 
 /// The legacy package; its sub-paths (`/server`) belong to it too.
@@ -807,14 +807,5 @@ impl Analyzer<'_> {
                     && !self.scopes.comments.iter().any(|c| c.start <= *i && end <= c.end)
             })
             .count()
-    }
-}
-
-/// A string literal's content, between its quotes.
-fn string_content(range: Range<usize>) -> Range<usize> {
-    if range.len() >= 2 {
-        range.start + 1..range.end - 1
-    } else {
-        range
     }
 }
