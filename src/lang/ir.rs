@@ -226,6 +226,9 @@ pub struct Call {
     pub new: bool,
     /// `callee?.(...)`.
     pub optional: bool,
+    /// Python's `f(x for x in xs)`: the only argument is a generator without parentheses of its
+    /// own (nothing can be added after it).
+    pub bare_generator: bool,
 }
 
 impl Call {

@@ -3,8 +3,8 @@
 use std::ops::Range;
 
 use super::scope::Resolution;
-use super::{Analyzer, Class, MAX_DEPTH, removal, siblings};
-use crate::api::{API_METHODS, Call, CallKind, Entry, ModelRef, line_indent};
+use super::{Analyzer, Class, MAX_DEPTH};
+use crate::api::{API_METHODS, Call, CallKind, ModelRef, line_indent};
 use crate::lang::ir::{ArgKind, Key, Kind, NodeId};
 
 /// A call's kind, the callee text to replace when rewriting it, and the alias it is called
@@ -333,15 +333,7 @@ impl Analyzer<'_> {
             let elements: Vec<Range<usize>> = c.args.iter().map(|a| a.span.range()).collect();
             for (i, arg) in c.args.iter().enumerate().skip(skip) {
                 match &arg.kind {
-                    ArgKind::Keyword(name) => args.push(Entry {
-                        key: name.name.to_string(),
-                        key_range: name.span.range(),
-                        range: arg.span.range(),
-                        value: self.value(arg.value, scope, 0),
-                        keyword: true,
-                        removal: removal(&elements, i, parens.clone()),
-                        siblings: siblings(&elements, i, parens.clone()),
-                    }),
+                    ArgKind::Keyword(_) => args.extend(self.keyword_entry(c, &elements, i, scope, 0)),
                     ArgKind::Spread | ArgKind::KeywordSpread => spread = true,
                     ArgKind::Positional => positional.push(self.value(arg.value, scope, 0)),
                 }

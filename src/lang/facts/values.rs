@@ -209,29 +209,45 @@ impl Analyzer<'_> {
         let Kind::Call(c) = self.kind(call) else {
             return None;
         };
-        let parens = c.parens.range();
         let elements: Vec<Range<usize>> = c.args.iter().map(|a| a.span.range()).collect();
         let mut map = MapValue {
             entries: Vec::new(),
             complete: true,
             wrapper,
         };
-        for (i, arg) in c.args.iter().enumerate() {
-            let ArgKind::Keyword(name) = &arg.kind else {
-                map.complete = false;
-                continue;
-            };
-            map.entries.push(Entry {
-                key: name.name.to_string(),
-                key_range: name.span.range(),
-                range: arg.span.range(),
-                value: self.value(arg.value, scope, depth + 1),
-                keyword: true,
-                removal: removal(&elements, i, parens.clone()),
-                siblings: siblings(&elements, i, parens.clone()),
-            });
+        for i in 0..c.args.len() {
+            match self.keyword_entry(c, &elements, i, scope, depth + 1) {
+                Some(entry) => map.entries.push(entry),
+                None => map.complete = false,
+            }
         }
         Some(map)
+    }
+
+    /// Argument `index` of a Python call as an entry, when it is a keyword argument; `elements`
+    /// are the ranges of all its arguments, for the entry's removal and neighbours.
+    pub(super) fn keyword_entry(
+        &self,
+        call: &crate::lang::ir::Call,
+        elements: &[Range<usize>],
+        index: usize,
+        scope: usize,
+        depth: usize,
+    ) -> Option<Entry> {
+        let arg = call.args.get(index)?;
+        let ArgKind::Keyword(name) = &arg.kind else {
+            return None;
+        };
+        let parens = call.parens.range();
+        Some(Entry {
+            key: name.name.to_string(),
+            key_range: name.span.range(),
+            range: arg.span.range(),
+            value: self.value(arg.value, scope, depth),
+            keyword: true,
+            removal: removal(elements, index, parens.clone()),
+            siblings: siblings(elements, index, parens),
+        })
     }
 
     // ----- typed wrappers -----

@@ -942,6 +942,7 @@ impl<'a> Lowering<'_> {
             parens: self.parens(after, span.end),
             new,
             optional,
+            bare_generator: false,
         }))
     }
 
@@ -1028,6 +1029,7 @@ impl<'a> Lowering<'_> {
                     parens: self.parens(span.start + 6, span.end),
                     new: false,
                     optional: false,
+                    bare_generator: false,
                 }))
             }
             Expression::StaticMemberExpression(_)

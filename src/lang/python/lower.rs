@@ -430,12 +430,17 @@ impl Lowering<'_> {
             Expr::Call(c) => {
                 let callee = self.expr(&c.func);
                 let args = self.arguments(&c.arguments);
+                let bare_generator = matches!(
+                    (&*c.arguments.args, &*c.arguments.keywords),
+                    ([Expr::Generator(g)], []) if !g.parenthesized
+                );
                 Kind::Call(Box::new(Call {
                     callee,
                     args,
                     parens: span(c.arguments.range),
                     new: false,
                     optional: false,
+                    bare_generator,
                 }))
             }
             Expr::Attribute(a) => Kind::Member(Box::new(Member {
@@ -695,6 +700,21 @@ mod tests {
         let entries: Vec<_> = dict.items.iter().map(|e| &text[e.span.range()]).collect();
         assert_eq!(entries, ["'a': 1", "**rest"]);
         assert_eq!(&text[dict.inner.range()], "'a': 1, **rest");
+    }
+
+    #[test]
+    fn a_bare_generator_argument_is_marked() {
+        let bare = |text: &str| {
+            let tree = lower(text, false);
+            tree.nodes
+                .iter()
+                .any(|n| matches!(&n.kind, Kind::Call(c) if c.bare_generator))
+        };
+        assert!(bare("f(x for x in y)\n"));
+        assert!(!bare("f((x for x in y))\n"));
+        assert!(!bare("f([x for x in y])\n"));
+        assert!(!bare("f(a, (x for x in y))\n"));
+        assert!(!bare("f(a)\n"));
     }
 
     #[test]

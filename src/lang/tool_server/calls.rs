@@ -118,7 +118,7 @@ impl<'l> StdoutFixes<'l> {
         };
         let (title, edits) = match &write.edit {
             StdoutEdit::Object(new, title) => {
-                if generator(s, call) {
+                if call.bare_generator {
                     return None;
                 }
                 let object = member(call.callee)?.object;
@@ -143,7 +143,7 @@ impl<'l> StdoutFixes<'l> {
                 titles,
                 ..
             } => {
-                plain_arguments(s, call)?;
+                plain_arguments(call)?;
                 let mut edits = Vec::new();
                 match s.keyword(call, name) {
                     Some(file) if s.text(file) == *stdout => {
@@ -188,28 +188,11 @@ impl<'l> StdoutFixes<'l> {
     }
 }
 
-/// `f(x for x in xs)`: a generator that is the call's only argument, without parentheses of its
-/// own (nothing can be added after it): it starts where its element does.
-fn generator(s: &Source, call: &Call) -> bool {
-    let [only] = call.args.as_slice() else {
-        return false;
-    };
-    match s.kind(only.value) {
-        Kind::Comprehension(c) => {
-            c.sequence
-                && c.elements
-                    .first()
-                    .is_some_and(|&e| s.range(e).start == s.range(only.value).start)
-        }
-        _ => false,
-    }
-}
-
 /// A call's arguments when they can be read: none is `**kwargs`, and the call is not
 /// `f(x for x in xs)`.
-fn plain_arguments<'c>(s: &Source, call: &'c Call) -> Option<&'c [crate::lang::ir::Arg]> {
+fn plain_arguments(call: &Call) -> Option<&[crate::lang::ir::Arg]> {
     let spread = call.args.iter().any(|a| a.kind == ArgKind::KeywordSpread);
-    (!spread && !generator(s, call)).then_some(call.args.as_slice())
+    (!spread && !call.bare_generator).then_some(call.args.as_slice())
 }
 
 /// An HTTP call and where its timeout is given.
@@ -239,7 +222,7 @@ pub fn untimed(s: &Source, language: &Language, call: &Call) -> Option<UntimedCa
     let range = s.range(call.callee);
     if let Some(none) = &language.none_timeout
         && let TimeoutAt::Keyword { name: keyword, .. } = none.at
-        && plain_arguments(s, call).is_some()
+        && plain_arguments(call).is_some()
         && s.keyword(call, keyword)
             .is_some_and(|t| matches!(s.kind(t), Kind::Null))
         && (none.callee)(name)
@@ -256,7 +239,7 @@ pub fn untimed(s: &Source, language: &Language, call: &Call) -> Option<UntimedCa
     }
     let missing = match timed.at {
         TimeoutAt::Keyword { name, position } => {
-            plain_arguments(s, call)?;
+            plain_arguments(call)?;
             s.keyword(call, name).is_none() && position.is_none_or(|p| s.positional(call).len() <= p)
         }
         TimeoutAt::Option { index, key } => {

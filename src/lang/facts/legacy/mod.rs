@@ -19,7 +19,7 @@ use super::Analyzer;
 use super::scope::{BindingKind, Resolution};
 use crate::api::{Entry, LegacyUnit, MapValue, ValueKind, line_removal};
 use crate::lang::bindings::Binding;
-use crate::lang::ir::{Arg, ArgKind, Kind, NodeId};
+use crate::lang::ir::{Arg, Kind, NodeId};
 
 type Outcome<T> = Result<T, String>;
 
@@ -303,19 +303,7 @@ impl Analyzer<'_> {
         let Kind::Call(c) = self.kind(call) else {
             return None;
         };
-        if self.py()
-            && let [only] = c.args.as_slice()
-            && only.kind == ArgKind::Positional
-            && matches!(self.kind(only.value), Kind::Comprehension(comp) if comp.sequence)
-            && (only.span == c.parens
-                || !self
-                    .text
-                    .get(only.span.range())
-                    .is_some_and(|t| t.starts_with(['(', '['])))
-        {
-            return None;
-        }
-        Some(&c.args)
+        (!c.bare_generator).then_some(c.args.as_slice())
     }
 
     /// The parentheses of a call.
@@ -328,9 +316,12 @@ impl Analyzer<'_> {
 
     /// The scope a call is made in.
     fn call_scope(&self, call: NodeId) -> usize {
-        self.scopes
-            .calls
+        // The calls are in order of where they start.
+        let start = self.start(call);
+        let at = self.scopes.calls.partition_point(|&(n, _)| self.start(n) < start);
+        self.scopes.calls[at..]
             .iter()
+            .take_while(|&&(n, _)| self.start(n) == start)
             .find(|(n, _)| *n == call)
             .map_or(0, |(_, s)| *s)
     }
@@ -341,23 +332,12 @@ impl Analyzer<'_> {
     }
 
     /// The keyword argument `index` of a Python call, as an entry.
-    fn keyword_entry(&self, call: NodeId, index: usize, scope: usize) -> Option<Entry> {
-        let args = self.args(call);
-        let arg = args.get(index)?;
-        let ArgKind::Keyword(name) = &arg.kind else {
+    fn keyword_entry_of(&self, call: NodeId, index: usize, scope: usize) -> Option<Entry> {
+        let Kind::Call(c) = self.kind(call) else {
             return None;
         };
-        let parens = self.parens(call);
-        let elements: Vec<Range<usize>> = args.iter().map(|a| a.span.range()).collect();
-        Some(Entry {
-            key: name.name.to_string(),
-            key_range: name.span.range(),
-            range: arg.span.range(),
-            value: self.value(arg.value, scope, 0),
-            keyword: true,
-            removal: super::removal(&elements, index, parens.clone()),
-            siblings: super::siblings(&elements, index, parens),
-        })
+        let elements: Vec<Range<usize>> = c.args.iter().map(|a| a.span.range()).collect();
+        self.keyword_entry(c, &elements, index, scope, 0)
     }
 
     /// A model follows to its requests: called at once (`Model(...).generate_content(x)`) or

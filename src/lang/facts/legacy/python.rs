@@ -385,7 +385,7 @@ impl Analyzer<'_> {
             match &arg.kind {
                 ArgKind::Keyword(_) => {
                     let entry = self
-                        .keyword_entry(model, i, model_scope)
+                        .keyword_entry_of(model, i, model_scope)
                         .ok_or("an argument of the model is not a plain keyword")?;
                     match entry.key.as_str() {
                         "model_name" | "model" if model_value.is_none() => {
@@ -421,7 +421,7 @@ impl Analyzer<'_> {
             match &arg.kind {
                 ArgKind::Keyword(_) => {
                     let entry = self
-                        .keyword_entry(request, i, request_scope)
+                        .keyword_entry_of(request, i, request_scope)
                         .ok_or("an argument of the request is not a plain keyword")?;
                     match entry.key.as_str() {
                         "contents" if contents.is_none() => contents = Some(entry.value),
