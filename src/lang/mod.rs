@@ -368,8 +368,8 @@ pub struct Document {
     pub cell: Option<CellOrigin>,
     /// Syntax errors found by the parser; fixes may not add to them.
     pub syntax_errors: usize,
-    /// Lines of IPython magics (`%pip install ...`) in a notebook cell; their first character
-    /// reads `#` in `text` so the cell parses as Python.
+    /// Lines of IPython magics (`%pip install ...`, `!ls`) in a notebook cell, which the parser
+    /// reads in IPython mode.
     pub magics: Vec<Range<usize>>,
     /// Offsets of a terminal session's prompts (`$ `, `> `) that read as spaces in a shell
     /// document, so that its commands parse.
@@ -564,16 +564,22 @@ pub fn documents(surface: Surface, text: &str) -> Vec<Document> {
 /// Parses an embedded text (a code block, a notebook cell) as a surface's document.
 pub fn embedded(surface: Surface, text: String, map: OffsetMap, cell: Option<usize>) -> Vec<Document> {
     let cell_text: Option<Arc<str>> = cell.map(|_| Arc::from(text.as_str()));
-    let mut docs = match surface {
+    let docs = match surface {
         Surface::Markdown => markdown::documents(&text),
         Surface::Notebook => Vec::new(),
         _ => documents(surface, &text),
     };
+    placed(docs, &map, cell.zip(cell_text))
+}
+
+/// Documents of an embedded text, placed in the file by the text's map (and in their notebook
+/// cell, with its index and source).
+fn placed(mut docs: Vec<Document>, map: &OffsetMap, cell: Option<(usize, Arc<str>)>) -> Vec<Document> {
     for doc in &mut docs {
         let inner = doc.map.take();
-        if let (Some(index), Some(text)) = (cell, &cell_text) {
+        if let Some((index, text)) = &cell {
             doc.cell = Some(CellOrigin {
-                index,
+                index: *index,
                 text: Arc::clone(text),
                 map: inner.clone(),
             });
@@ -581,7 +587,7 @@ pub fn embedded(surface: Surface, text: String, map: OffsetMap, cell: Option<usi
         doc.map = Some(match inner {
             // A document nested twice (a code block in a notebook's Markdown cell) maps through
             // both maps.
-            Some(inner) => compose(&inner, &map),
+            Some(inner) => compose(&inner, map),
             None => map.clone(),
         });
     }

@@ -26,7 +26,9 @@ pub fn documents(text: &str) -> Vec<Document> {
     let Some(cells) = member(root, text, "cells").filter(|n| n.is_array()) else {
         return Vec::new();
     };
-    let mut docs: Vec<CellDocument> = Vec::new();
+    // The documents in cell order; a Python code cell's waits for the module its cells make.
+    let mut slots: Vec<Slot> = Vec::new();
+    let mut code: Vec<CodeCell> = Vec::new();
     for (index, cell) in cells.items().iter().filter(|n| n.is_object()).enumerate() {
         let surface = match member(cell, text, "cell_type")
             .map(|n| string_value(n, text))
@@ -40,8 +42,8 @@ pub fn documents(text: &str) -> Vec<Document> {
             continue;
         };
         let (mut content, map) = decode_source(source, text);
-        // Findings show the cell as it is written (`%pip`, not the `#pip` the parser reads):
-        // the masks below change single bytes, so offsets are the same in both.
+        // Findings show the cell as it is written (`%%bash`, not the `#%bash` the shell parser
+        // reads): the mask below changes one byte, so offsets are the same in both.
         let shown: std::sync::Arc<str> = std::sync::Arc::from(content.as_str());
         // A `%%bash` cell is a shell script; its magic line reads as a shell comment.
         let surface = match shell_cell_magic(&content) {
@@ -55,40 +57,193 @@ pub fn documents(text: &str) -> Vec<Document> {
         let shell = (surface == Surface::Python)
             .then(|| shell_lines(&content))
             .flatten();
-        let magics = if surface == Surface::Python {
-            comment_out_magics(&mut content)
-        } else {
-            Vec::new()
-        };
-        let mut shell_docs = match shell {
+        let shell_docs = match shell {
             Some(shell) => super::embedded(Surface::Shell, shell, map.clone(), Some(index + 1)),
             None => Vec::new(),
         };
-        let code = surface != Surface::Markdown;
-        let mut cell_docs = super::embedded(surface, content, map, Some(index + 1));
-        for cell in cell_docs
-            .iter_mut()
-            .chain(shell_docs.iter_mut())
-            .filter_map(|d| d.cell.as_mut())
-        {
-            cell.text = std::sync::Arc::clone(&shown);
-        }
-        for doc in cell_docs {
-            let module = code && doc.surface == Surface::Python;
-            docs.push(CellDocument {
-                doc,
-                magics: magics.clone(),
-                module,
+        if surface == Surface::Python {
+            slots.push(Slot::Code(code.len()));
+            code.push(CodeCell {
+                magics: magic_lines(&content),
+                content,
+                map,
+                index: index + 1,
             });
+        } else {
+            let mut cell_docs = super::embedded(surface, content, map, Some(index + 1));
+            for doc in &mut cell_docs {
+                if let Some(cell) = doc.cell.as_mut() {
+                    cell.text = std::sync::Arc::clone(&shown);
+                }
+            }
+            slots.extend(
+                cell_docs
+                    .into_iter()
+                    .map(|doc| Slot::Ready(Box::new(CellDocument::apart(doc)))),
+            );
         }
-        docs.extend(shell_docs.into_iter().map(|doc| CellDocument {
+        slots.extend(
+            shell_docs
+                .into_iter()
+                .map(|doc| Slot::Ready(Box::new(CellDocument::apart(doc)))),
+        );
+    }
+    let (mut code_docs, module) = code_cells(code);
+    let mut docs = Vec::with_capacity(slots.len());
+    for slot in slots {
+        match slot {
+            Slot::Ready(doc) => docs.push(*doc),
+            Slot::Code(i) => {
+                if let Some(doc) = code_docs.get_mut(i).and_then(Option::take) {
+                    docs.push(doc);
+                }
+            }
+        }
+    }
+    link_cells(docs, module)
+}
+
+/// A document of a notebook, or the place of a Python code cell's.
+enum Slot {
+    Ready(Box<CellDocument>),
+    Code(usize),
+}
+
+/// A Python code cell's source, before it is parsed.
+struct CodeCell {
+    content: String,
+    map: OffsetMap,
+    /// 1-based index of the cell in the notebook.
+    index: usize,
+    magics: Vec<std::ops::Range<usize>>,
+}
+
+/// The code cells' documents and, for a notebook whose code names the legacy API, the module
+/// they make (see [`super::Module`]) with where each document starts in it.
+///
+/// The cells are joined and parsed once, as one module in IPython mode, and each cell's tree is
+/// lowered from that parse. A cell opened by a cell magic whose body may not be Python
+/// (`%%writefile`, `%%bigquery`; not `%%time`) is first parsed alone, and stays out of the
+/// module when it does not parse, as a cell with an error must not change what the others
+/// read. When the module still has a syntax error (or a statement runs from one cell into the
+/// next), each cell is parsed alone, and the module is made of the cells that parse.
+fn code_cells(cells: Vec<CodeCell>) -> (Vec<Option<CellDocument>>, Option<ModuleOf>) {
+    const WORDS: [&str; 3] = ["generativeai", "generate_content", "GenerativeModel"];
+    let whole = cells.iter().any(|c| WORDS.iter().any(|w| c.content.contains(w)));
+    // The cells read alone: those whose cell magic may hold another language.
+    let mut alone: Vec<Option<Document>> = cells
+        .iter()
+        .map(|c| (!python_cell(&c.content)).then(|| super::python::parse_cell(c.content.clone())))
+        .collect();
+    let mut text = String::new();
+    let mut joined = Vec::new();
+    let mut ranges = Vec::new();
+    for (i, cell) in cells.iter().enumerate() {
+        if alone[i].as_ref().is_some_and(|d| d.syntax_errors > 0) {
+            continue;
+        }
+        if !text.is_empty() {
+            text.push('\n');
+        }
+        joined.push(i);
+        ranges.push(text.len()..text.len() + cell.content.len());
+        text.push_str(&cell.content);
+    }
+    let lowered = super::python::lower::lower_cells(&text, &ranges, whole)
+        .filter(|(trees, _)| trees.iter().all(|t| super::ir::repeated_keywords(t) == 0));
+    let Some((trees, module_tree)) = lowered else {
+        let docs: Vec<CellDocument> = cells
+            .into_iter()
+            .zip(alone)
+            .map(|(cell, doc)| match doc {
+                Some(doc) => cell.document(doc),
+                None => {
+                    let doc = super::python::parse_cell(cell.content.clone());
+                    cell.document(doc)
+                }
+            })
+            .collect();
+        let module = whole.then(|| module_of(&docs)).flatten();
+        return (docs.into_iter().map(Some).collect(), module);
+    };
+    let mut bases = vec![None; cells.len()];
+    for (&i, range) in joined.iter().zip(&ranges) {
+        bases[i] = Some(range.start);
+    }
+    let module = module_tree.map(|tree| {
+        let module_cells = joined
+            .iter()
+            .zip(&ranges)
+            .map(|(&i, range)| super::ModuleCell {
+                base: range.start,
+                len: range.len(),
+                map: Some(cells[i].map.clone()),
+            })
+            .collect();
+        let doc = super::python::document(text, tree);
+        (
+            std::rc::Rc::new(super::Module {
+                doc,
+                cells: module_cells,
+            }),
+            bases,
+        )
+    });
+    for (&i, tree) in joined.iter().zip(trees) {
+        alone[i] = Some(super::python::document(cells[i].content.clone(), tree));
+    }
+    let docs = cells
+        .into_iter()
+        .zip(alone)
+        .map(|(cell, doc)| doc.map(|doc| cell.document(doc)))
+        .collect();
+    (docs, module)
+}
+
+/// Whether a code cell is Python throughout: it has no cell magic, or one whose body is Python
+/// (`%%time`, `%%capture`: IPython's, as ruff lists them).
+fn python_cell(content: &str) -> bool {
+    const PYTHON: [&str; 8] = [
+        "capture", "debug", "prun", "pypy", "python", "python3", "time", "timeit",
+    ];
+    let Some(first) = content.lines().find(|l| !l.trim().is_empty()) else {
+        return true;
+    };
+    match first.trim_start().strip_prefix("%%") {
+        None => true,
+        Some(magic) => PYTHON.contains(&magic.split_whitespace().next().unwrap_or_default()),
+    }
+}
+
+impl CodeCell {
+    /// The cell's document, placed in the notebook, from its parsed text.
+    fn document(self, doc: Document) -> CellDocument {
+        let shown: std::sync::Arc<str> = std::sync::Arc::from(self.content.as_str());
+        let mut docs = super::placed(vec![doc], &self.map, Some((self.index, shown)));
+        let doc = docs
+            .pop()
+            .unwrap_or_else(|| super::text::parse(CommentStyle::None, String::new()));
+        CellDocument {
+            doc,
+            magics: self.magics,
+            module: true,
+        }
+    }
+}
+
+impl CellDocument {
+    /// A document that is not part of the notebook's module.
+    fn apart(doc: Document) -> CellDocument {
+        CellDocument {
             doc,
             magics: Vec::new(),
             module: false,
-        }));
+        }
     }
-    link_cells(docs)
 }
+
+/// The module of a notebook's code cells, with where each document starts in it.
+type ModuleOf = (std::rc::Rc<super::Module>, Vec<Option<usize>>);
 
 /// The insides of the values of `outputs` and `attachments` keys (`[...]`, `{...}`), found by a
 /// scan that knows JSON strings; none when a bracket is unbalanced (the parser then reads all and
@@ -166,7 +321,7 @@ fn closing_bracket(bytes: &[u8], open: usize) -> Option<usize> {
 
 /// The code cells as one module, in cell order: each cell's names resolve to what the earlier
 /// cells bound, and no binding is "used only here" when another cell mentions its name.
-fn link_cells(docs: Vec<CellDocument>) -> Vec<Document> {
+fn link_cells(docs: Vec<CellDocument>, module: Option<ModuleOf>) -> Vec<Document> {
     use std::collections::HashMap;
     // How often each cell mentions each name, and over all cells.
     let mut mentions: Vec<HashMap<String, usize>> = Vec::with_capacity(docs.len());
@@ -186,9 +341,10 @@ fn link_cells(docs: Vec<CellDocument>) -> Vec<Document> {
         }
         mentions.push(here);
     }
-    let module = module_of(&docs);
     let mut env = super::facts::Env::new();
     let mut out = Vec::with_capacity(docs.len());
+    // The code cells seen, in order: the index of a cell's start in the module's bases.
+    let mut code = 0;
     for (cell, here) in docs.into_iter().zip(&mentions) {
         let CellDocument {
             mut doc,
@@ -205,28 +361,22 @@ fn link_cells(docs: Vec<CellDocument>) -> Vec<Document> {
             env.extend(exports);
             doc.magics = magics;
         }
-        if let Some((module, bases)) = &module
-            && let Some(base) = bases.get(out.len()).copied().flatten()
-        {
-            doc.module = Some((std::rc::Rc::clone(module), base));
+        if in_module {
+            if let Some((module, bases)) = &module
+                && let Some(base) = bases.get(code).copied().flatten()
+            {
+                doc.module = Some((std::rc::Rc::clone(module), base));
+            }
+            code += 1;
         }
         out.push(doc);
     }
     out
 }
 
-/// The code cells as one module, parsed once, for what spans cells (see [`super::Module`]);
-/// only for a notebook whose code names the API. With it, where each document starts in the
-/// module (`None` for documents not in it).
-#[allow(clippy::type_complexity)]
-fn module_of(docs: &[CellDocument]) -> Option<(std::rc::Rc<super::Module>, Vec<Option<usize>>)> {
-    const WORDS: [&str; 3] = ["generativeai", "generate_content", "GenerativeModel"];
-    if !docs
-        .iter()
-        .any(|c| c.module && WORDS.iter().any(|w| c.doc.text.contains(w)))
-    {
-        return None;
-    }
+/// The code cells that parse alone, joined and parsed as one module, for what spans cells (see
+/// [`super::Module`]); with where each document starts in it (`None` for documents not in it).
+fn module_of(docs: &[CellDocument]) -> Option<ModuleOf> {
     let mut text = String::new();
     let mut cells = Vec::new();
     let mut bases = Vec::with_capacity(docs.len());
@@ -249,7 +399,8 @@ fn module_of(docs: &[CellDocument]) -> Option<(std::rc::Rc<super::Module>, Vec<O
         });
         bases.push(Some(base));
     }
-    let doc = super::python::parse(text);
+    let tree = super::python::lower::lower(&text, true);
+    let doc = super::python::document(text, tree);
     if doc.syntax_errors > 0 {
         return None;
     }
@@ -398,9 +549,10 @@ fn shell_lines(content: &str) -> Option<String> {
     any.then_some(out)
 }
 
-/// IPython magics (`%pip`, `!ls`) are not Python: turn their first character into `#` so they
-/// parse as comments, keeping every offset. Returns the magic lines (without the newline).
-fn comment_out_magics(content: &mut String) -> Vec<std::ops::Range<usize>> {
+/// The lines of a cell's IPython magics (`%pip install ...`, `!ls`, `?help`, and the lines a
+/// trailing `\` continues), without their newlines: where `--add-noqa` cannot write a Python
+/// comment and where packages are installed. The parser reads them as escape commands.
+fn magic_lines(content: &str) -> Vec<std::ops::Range<usize>> {
     let mut lines = Vec::new();
     let mut at = 0;
     // A magic line ending in `\` goes on on the next line.
@@ -414,9 +566,6 @@ fn comment_out_magics(content: &mut String) -> Vec<std::ops::Range<usize>> {
         }
         continued = magic && line.trim_end_matches(['\n', '\r']).ends_with('\\');
         at += line.len();
-    }
-    for line in &lines {
-        content.replace_range(line.start..line.start + 1, "#");
     }
     lines
 }
@@ -472,6 +621,82 @@ mod tests {
         assert!(unread_values(r#"{"outputs": "[unterminated"#).is_empty());
     }
 
+    /// A notebook of code cells.
+    fn notebook(cells: &[&str]) -> String {
+        let cells: Vec<serde_json::Value> = cells
+            .iter()
+            .map(|source| serde_json::json!({"cell_type": "code", "metadata": {}, "outputs": [], "source": [source]}))
+            .collect();
+        serde_json::json!({"cells": cells, "metadata": {}, "nbformat": 4, "nbformat_minor": 5}).to_string()
+    }
+
+    fn tree(doc: &Document) -> String {
+        match &doc.syntax {
+            super::super::Syntax::Lowered(tree) => format!("{tree:?}"),
+            _ => String::new(),
+        }
+    }
+
+    #[test]
+    fn code_cells_are_one_module_parsed_in_ipython_mode() {
+        let cells = [
+            "%pip install -q google-generativeai\nimport google.generativeai as genai",
+            // Only IPython reads `!ls` as a value.
+            "files = !ls\nmodel = genai.GenerativeModel('gemini-1.5-flash')  # the model",
+            "%%time\nr = model.generate_content(f'Hi {files!r}')",
+            "%%writefile chats.yaml\n- messages:\n  - user: Hi",
+            "print(r.text)\nlen?",
+        ];
+        let docs = documents(&notebook(&cells));
+        assert_eq!(docs.len(), 5);
+        let errors: Vec<usize> = docs.iter().map(|d| d.syntax_errors).collect();
+        assert_eq!(
+            errors.iter().map(|&e| e > 0).collect::<Vec<_>>(),
+            [false, false, false, true, false]
+        );
+        for (doc, cell) in docs.iter().zip(cells) {
+            assert_eq!(doc.text, cell, "a cell is read as it is written");
+            // Each cell's tree, lowered from the module's parse, is the cell's own.
+            let alone = crate::lang::python::parse_cell(cell.to_string());
+            assert_eq!(tree(doc), tree(&alone), "{cell}");
+        }
+        // The `%%writefile` cell of YAML stays out of the module; the others are in it where
+        // their text is.
+        assert!(docs[3].module.is_none());
+        let (module, _) = docs[0].module.as_ref().expect("a module");
+        assert_eq!(module.cells.len(), 4);
+        for doc in docs.iter().filter(|d| d.module.is_some()) {
+            let (_, base) = doc.module.as_ref().expect("in the module");
+            assert_eq!(&module.doc.text[*base..*base + doc.text.len()], doc.text);
+        }
+        assert_eq!(module.doc.syntax_errors, 0);
+        // The legacy client's unit spans the cells.
+        let legacy = &module.doc.facts().legacy;
+        assert_eq!(legacy.len(), 1);
+        assert_eq!(legacy[0].calls.len(), 1);
+        // What an earlier cell bound is known in a later one.
+        let calls = &docs[2].facts().calls;
+        assert_eq!(calls.len(), 1, "{calls:?}");
+    }
+
+    #[test]
+    fn a_broken_cell_leaves_the_others_as_they_read_alone() {
+        let cells = [
+            "import google.generativeai as genai\nmodel = genai.GenerativeModel('gemini-1.5-flash')",
+            "print(\"unclosed",
+            "r = model.generate_content('Hi')",
+        ];
+        let docs = documents(&notebook(&cells));
+        let errors: Vec<usize> = docs.iter().map(|d| d.syntax_errors).collect();
+        assert_eq!(errors[0], 0);
+        assert!(errors[1] > 0);
+        assert_eq!(errors[2], 0);
+        assert!(docs[1].module.is_none());
+        let (module, base) = docs[2].module.as_ref().expect("a module");
+        assert_eq!(&module.doc.text[*base..], cells[2]);
+        assert_eq!(module.doc.facts().legacy.len(), 1);
+    }
+
     #[test]
     fn bash_cells_are_shell_scripts() {
         let text = r#"{"cells": [{"cell_type": "code", "source": ["%%bash\n", "curl https://h/v1beta/models/m:generateContent -d @b.json\n"]}], "metadata": {}}"#;
@@ -494,7 +719,7 @@ mod tests {
         assert_eq!(docs[0].cell.as_ref().map(|c| c.index), Some(1));
         assert_eq!(docs[1].surface, Surface::Python);
         assert_eq!(docs[1].cell.as_ref().map(|c| c.index), Some(2));
-        assert_eq!(docs[1].text, "#pip install x\ny = \"in\"");
+        assert_eq!(docs[1].text, "!pip install x\ny = \"in\"");
         assert_eq!(docs[1].syntax_errors, 0);
         let inner = docs[1].text.find("in\"").unwrap();
         let map = docs[1].map.as_ref().unwrap();

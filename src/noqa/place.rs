@@ -395,7 +395,7 @@ fn own_line_refused(cx: &LineCx) -> Option<Reason> {
         return Some(Reason::Continuation);
     }
     // A cell magic (`%%bash`) must open its cell.
-    if magic_at(cx).is_some() && cx.own().trim_start().starts_with("#%") {
+    if magic_at(cx).is_some() && cx.own().trim_start().starts_with("%%") {
         return Some(Reason::Magic);
     }
     // A Python file's encoding is declared on its first or second line.
@@ -412,8 +412,7 @@ fn own_line_refused(cx: &LineCx) -> Option<Reason> {
     literal_at(cx.doc, cx.line_start)
 }
 
-/// The magic character (`%`, `!`, `?`) of a notebook cell's magic line, as written in the file
-/// (the document reads it as `#`).
+/// The magic character (`%`, `!`, `?`) of a notebook cell's magic line, as written in the file.
 fn magic_at(cx: &LineCx) -> Option<u8> {
     let line_end = cx.line_start + cx.own().len();
     let magic = cx
@@ -432,7 +431,7 @@ fn cell_magic(cx: &LineCx) -> Option<String> {
         return None;
     }
     let line = cx.doc.text.get(first.clone())?;
-    let name = line.strip_prefix("#%")?;
+    let name = line.strip_prefix("%%")?;
     Some(name.split_whitespace().next().unwrap_or_default().to_string())
 }
 

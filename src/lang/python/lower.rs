@@ -3,10 +3,12 @@
 //! The parser drops parentheses from its ranges; they come back as [`Kind::Paren`] nodes, read
 //! off the token stream, so that a lowered expression covers the text it does in the source.
 
-use ruff_python_ast::token::{TokenKind, Tokens};
+use std::ops::Range;
+
+use ruff_python_ast::token::{Token, TokenKind, Tokens};
 use ruff_python_ast::{self as ast, Expr, Number, PySourceType, Stmt, UnaryOp};
 use ruff_python_parser::{ParseOptions, parse_unchecked};
-use ruff_text_size::{Ranged, TextRange};
+use ruff_text_size::{Ranged, TextRange, TextSize};
 
 use crate::lang::ir::{
     Arg, ArgKind, Assign, Builder, Call, Class, Comprehension, Container, Entry, For, Function, FunctionKind,
@@ -14,8 +16,8 @@ use crate::lang::ir::{
     Tree, Try, With, WithItem,
 };
 
-/// Parses a Python module (or a notebook's joined cells, with `ipython` set: magics and `!`
-/// lines are tokens of their own) and lowers it.
+/// Parses a Python module (a notebook cell, with `ipython` set: magics, `!` lines and `?` help
+/// are tokens of their own) and lowers it.
 pub fn lower(text: &str, ipython: bool) -> Tree {
     let source_type = if ipython {
         PySourceType::Ipynb
@@ -23,33 +25,71 @@ pub fn lower(text: &str, ipython: bool) -> Tree {
         PySourceType::Python
     };
     let parsed = parse_unchecked(text, ParseOptions::from(source_type));
-    let errors = parsed.errors().len();
     let Some(module) = parsed.syntax().as_module() else {
         return Tree::default();
     };
+    let errors = parsed.errors().len();
+    lower_part(&module.body, parsed.tokens(), 0..text.len(), errors)
+}
+
+/// A notebook's code cells, joined (each cell's range in `text` given), parsed once as one
+/// module in IPython mode (magics, `!` lines and `?` help are tokens of their own, not masked
+/// text), and lowered cell by cell, each tree in its cell's offsets; with them, when `whole`
+/// is set, the module's tree. `None` when the module has a syntax error or a statement runs
+/// from one cell into the next: then each cell must be read alone.
+pub fn lower_cells(text: &str, cells: &[Range<usize>], whole: bool) -> Option<(Vec<Tree>, Option<Tree>)> {
+    let parsed = parse_unchecked(text, ParseOptions::from(PySourceType::Ipynb));
+    if !parsed.errors().is_empty() {
+        return None;
+    }
+    let module = parsed.syntax().as_module()?;
     let tokens = parsed.tokens();
-    let comments = tokens
-        .iter()
-        .filter(|t| t.kind() == TokenKind::Comment)
-        .map(|t| span(t.range()))
-        .collect();
+    let body = &module.body;
+    let mut trees = Vec::with_capacity(cells.len());
+    for cell in cells {
+        let first = body.partition_point(|s| (s.start().to_usize()) < cell.start);
+        let last = body.partition_point(|s| (s.start().to_usize()) < cell.end);
+        let statements = &body[first..last];
+        if statements.iter().any(|s| s.end().to_usize() > cell.end) {
+            return None;
+        }
+        trees.push(lower_part(statements, tokens, cell.clone(), 0));
+    }
+    let module = whole.then(|| lower_part(body, tokens, 0..text.len(), 0));
+    Some((trees, module))
+}
+
+/// Lowers the statements lying in `range` of the parsed text into a tree of that range's
+/// offsets, with the tokens there.
+fn lower_part(body: &[Stmt], tokens: &Tokens, range: Range<usize>, errors: usize) -> Tree {
+    let base = u32::try_from(range.start).unwrap_or(u32::MAX);
+    let first = tokens.partition_point(|t| t.start().to_usize() < range.start);
+    let last = tokens.partition_point(|t| t.start().to_usize() < range.end);
+    let tokens = &tokens[first..last];
     let mut lowering = Lowering {
         b: Builder::new(),
         tokens,
         depth: 0,
+        base,
     };
-    let body = lowering.suite(&module.body);
+    let comments = tokens
+        .iter()
+        .filter(|t| t.kind() == TokenKind::Comment)
+        .map(|t| lowering.span(t.range()))
+        .collect();
+    let body = lowering.suite(body);
     let mut tree = lowering
         .b
-        .finish(body, Span::new(0, text.len()), comments, errors);
+        .finish(body, Span::new(0, range.len()), comments, errors);
     // Strings (an f-string or t-string from its start to its end, whatever it nests) and names.
+    let at = |offset: TextSize| offset.to_u32().saturating_sub(base);
     let mut depth = 0usize;
     let mut open = 0u32;
-    for t in tokens.iter() {
+    for t in tokens {
         match t.kind() {
             TokenKind::FStringStart | TokenKind::TStringStart => {
                 if depth == 0 {
-                    open = t.start().to_u32();
+                    open = at(t.start());
                 }
                 depth += 1;
             }
@@ -58,30 +98,22 @@ pub fn lower(text: &str, ipython: bool) -> Tree {
                 if depth == 0 {
                     tree.strings.push(Span {
                         start: open,
-                        end: t.end().to_u32(),
+                        end: at(t.end()),
                     });
                 }
             }
-            TokenKind::String if depth == 0 => tree.strings.push(span(t.range())),
-            TokenKind::Name => tree.identifiers.push(span(t.range())),
+            TokenKind::String if depth == 0 => tree.strings.push(Span {
+                start: at(t.start()),
+                end: at(t.end()),
+            }),
+            TokenKind::Name => tree.identifiers.push(Span {
+                start: at(t.start()),
+                end: at(t.end()),
+            }),
             _ => {}
         }
     }
     tree
-}
-
-fn span(range: TextRange) -> Span {
-    Span {
-        start: range.start().to_u32(),
-        end: range.end().to_u32(),
-    }
-}
-
-fn ident(id: &ast::Identifier) -> Ident {
-    Ident {
-        name: id.id.as_str().into(),
-        span: span(id.range),
-    }
 }
 
 /// Deeper nesting than this is lowered as an opaque node: the walk must not overflow the stack.
@@ -89,17 +121,46 @@ const MAX_DEPTH: usize = 200;
 
 struct Lowering<'a> {
     b: Builder,
-    tokens: &'a Tokens,
+    tokens: &'a [Token],
     depth: usize,
+    /// Where the lowered text starts in the parsed one (a notebook cell in its module).
+    base: u32,
 }
 
 impl Lowering<'_> {
+    /// A position of the parsed text in the lowered tree's offsets.
+    fn at(&self, offset: TextSize) -> u32 {
+        offset.to_u32().saturating_sub(self.base)
+    }
+
+    fn span(&self, range: TextRange) -> Span {
+        Span {
+            start: self.at(range.start()),
+            end: self.at(range.end()),
+        }
+    }
+
+    fn ident(&self, id: &ast::Identifier) -> Ident {
+        Ident {
+            name: id.id.as_str().into(),
+            span: self.span(id.range),
+        }
+    }
+
+    fn import_name(&self, alias: &ast::Alias) -> ImportName {
+        ImportName {
+            name: self.ident(&alias.name),
+            alias: alias.asname.as_ref().map(|i| self.ident(i)),
+            span: self.span(alias.range),
+        }
+    }
+
     fn suite(&mut self, body: &[Stmt]) -> Vec<NodeId> {
         body.iter().map(|s| self.stmt(s)).collect()
     }
 
     fn stmt(&mut self, stmt: &Stmt) -> NodeId {
-        let sp = span(stmt.range());
+        let sp = self.span(stmt.range());
         if self.depth > MAX_DEPTH {
             return self.b.push(Kind::Other(Vec::new()), sp);
         }
@@ -115,14 +176,14 @@ impl Lowering<'_> {
                 let returns = f.returns.as_deref().map(|r| self.expr(r));
                 let body = self.suite(&f.body);
                 Kind::Function(Box::new(Function {
-                    name: Some(ident(&f.name)),
+                    name: Some(self.ident(&f.name)),
                     params,
                     body,
                     expression: false,
                     is_async: f.is_async,
                     decorators,
                     returns,
-                    params_span: span(f.parameters.range),
+                    params_span: self.span(f.parameters.range),
                     kind: FunctionKind::Def,
                 }))
             }
@@ -138,7 +199,7 @@ impl Lowering<'_> {
                 };
                 let body = self.suite(&c.body);
                 Kind::Class(Box::new(Class {
-                    name: Some(ident(&c.name)),
+                    name: Some(self.ident(&c.name)),
                     bases,
                     body,
                     decorators,
@@ -220,9 +281,9 @@ impl Lowering<'_> {
                     .map(|h| {
                         let ast::ExceptHandler::ExceptHandler(h) = h;
                         Handler {
-                            span: span(h.range),
+                            span: self.span(h.range),
                             types: h.type_.as_deref().map(|e| self.expr(e)),
-                            name: h.name.as_ref().map(ident),
+                            name: h.name.as_ref().map(|i| self.ident(i)),
                             pattern: None,
                             body: self.suite(&h.body),
                         }
@@ -244,17 +305,17 @@ impl Lowering<'_> {
             Stmt::Import(i) => Kind::Import(Box::new(Import {
                 module: None,
                 level: 0,
-                names: i.names.iter().map(import_name).collect(),
+                names: i.names.iter().map(|a| self.import_name(a)).collect(),
                 type_only: false,
             })),
             Stmt::ImportFrom(i) => Kind::Import(Box::new(Import {
-                module: i.module.as_ref().map(ident),
+                module: i.module.as_ref().map(|i| self.ident(i)),
                 level: i.level,
-                names: i.names.iter().map(import_name).collect(),
+                names: i.names.iter().map(|a| self.import_name(a)).collect(),
                 type_only: false,
             })),
-            Stmt::Global(g) => Kind::Global(g.names.iter().map(ident).collect()),
-            Stmt::Nonlocal(n) => Kind::Global(n.names.iter().map(ident).collect()),
+            Stmt::Global(g) => Kind::Global(g.names.iter().map(|i| self.ident(i)).collect()),
+            Stmt::Nonlocal(n) => Kind::Global(n.names.iter().map(|i| self.ident(i)).collect()),
             Stmt::Expr(e) => Kind::Expr(self.expr(&e.value)),
             Stmt::Delete(d) => Kind::Other(d.targets.iter().map(|t| self.expr(t)).collect()),
             Stmt::Assert(a) => {
@@ -269,7 +330,7 @@ impl Lowering<'_> {
                         children.push(self.expr(guard));
                     }
                     let body = self.suite(&case.body);
-                    children.push(self.b.push(Kind::Block(body), span(case.range)));
+                    children.push(self.b.push(Kind::Block(body), self.span(case.range)));
                 }
                 Kind::Other(children)
             }
@@ -297,8 +358,8 @@ impl Lowering<'_> {
                 let orelse = self.elif_else(rest);
                 let end = rest.last().map_or(first.range.end(), |c| c.range.end());
                 let sp = Span {
-                    start: first.range.start().to_u32(),
-                    end: end.to_u32(),
+                    start: self.at(first.range.start()),
+                    end: self.at(end),
                 };
                 vec![self.b.push(Kind::If(Box::new(If { test, body, orelse })), sp)]
             }
@@ -331,18 +392,18 @@ impl Lowering<'_> {
         range: TextRange,
     ) -> Param {
         Param {
-            name: Some(ident(&p.name)),
+            name: Some(self.ident(&p.name)),
             pattern: None,
             annotation: p.annotation.as_deref().map(|a| self.expr(a)),
             default: default.map(|d| self.expr(d)),
             kind,
-            span: span(range),
+            span: self.span(range),
         }
     }
 
     /// A call's arguments in source order; each positional argument with its parentheses.
     fn arguments(&mut self, arguments: &ast::Arguments) -> Vec<Arg> {
-        let close = arguments.range.end().to_u32().saturating_sub(1);
+        let close = self.at(arguments.range.end()).saturating_sub(1);
         let mut out = Vec::new();
         for item in arguments.iter_source_order() {
             match item {
@@ -350,7 +411,7 @@ impl Lowering<'_> {
                     let value = self.expr(&s.value);
                     out.push(Arg {
                         kind: ArgKind::Spread,
-                        span: span(s.range),
+                        span: self.span(s.range),
                         value,
                     });
                 }
@@ -365,12 +426,12 @@ impl Lowering<'_> {
                 ast::ArgOrKeyword::Keyword(k) => {
                     let value = self.expr_within(&k.value, close);
                     let kind = match &k.arg {
-                        Some(name) => ArgKind::Keyword(ident(name)),
+                        Some(name) => ArgKind::Keyword(self.ident(name)),
                         None => ArgKind::KeywordSpread,
                     };
                     out.push(Arg {
                         kind,
-                        span: span(k.range),
+                        span: self.span(k.range),
                         value,
                     });
                 }
@@ -387,7 +448,7 @@ impl Lowering<'_> {
     /// parenthesis of the call it is an argument of belongs to the call).
     fn expr_within(&mut self, e: &Expr, limit: u32) -> NodeId {
         let mut id = self.bare(e);
-        let mut sp = span(e.range());
+        let mut sp = self.span(e.range());
         while let Some(outer) = self.parens_around(sp, limit) {
             id = self.b.push(Kind::Paren(id), outer);
             sp = outer;
@@ -397,22 +458,22 @@ impl Lowering<'_> {
 
     /// The parentheses right around `sp`, when there are (comments and line breaks between).
     fn parens_around(&self, sp: Span, limit: u32) -> Option<Span> {
-        let tokens: &[ast::token::Token] = self.tokens;
-        let after = tokens.partition_point(|t| t.start().to_u32() < sp.end);
+        let tokens = self.tokens;
+        let after = tokens.partition_point(|t| self.at(t.start()) < sp.end);
         let close = tokens[after..].iter().find(|t| !t.kind().is_trivia())?;
-        if close.kind() != TokenKind::Rpar || close.end().to_u32() > limit {
+        if close.kind() != TokenKind::Rpar || self.at(close.end()) > limit {
             return None;
         }
-        let before = tokens.partition_point(|t| t.end().to_u32() <= sp.start);
+        let before = tokens.partition_point(|t| self.at(t.end()) <= sp.start);
         let open = tokens[..before].iter().rev().find(|t| !t.kind().is_trivia())?;
         (open.kind() == TokenKind::Lpar).then(|| Span {
-            start: open.start().to_u32(),
-            end: close.end().to_u32(),
+            start: self.at(open.start()),
+            end: self.at(close.end()),
         })
     }
 
     fn bare(&mut self, e: &Expr) -> NodeId {
-        let sp = span(e.range());
+        let sp = self.span(e.range());
         if self.depth > MAX_DEPTH {
             return self.b.push(Kind::Other(Vec::new()), sp);
         }
@@ -437,7 +498,7 @@ impl Lowering<'_> {
                 Kind::Call(Box::new(Call {
                     callee,
                     args,
-                    parens: span(c.arguments.range),
+                    parens: self.span(c.arguments.range),
                     new: false,
                     optional: false,
                     bare_generator,
@@ -445,7 +506,7 @@ impl Lowering<'_> {
             }
             Expr::Attribute(a) => Kind::Member(Box::new(Member {
                 object: self.expr(&a.value),
-                name: ident(&a.attr),
+                name: self.ident(&a.attr),
                 optional: false,
             })),
             Expr::Subscript(s) => {
@@ -478,7 +539,10 @@ impl Lowering<'_> {
                     Some(p) => self.parameters(p),
                     None => Vec::new(),
                 };
-                let params_span = l.parameters.as_deref().map_or(Span::default(), |p| span(p.range));
+                let params_span = l
+                    .parameters
+                    .as_deref()
+                    .map_or(Span::default(), |p| self.span(p.range));
                 let body = vec![self.expr(&l.body)];
                 Kind::Function(Box::new(Function {
                     name: None,
@@ -619,22 +683,14 @@ impl Lowering<'_> {
     }
 
     fn double_star_before(&self, offset: u32) -> u32 {
-        let tokens: &[ast::token::Token] = self.tokens;
-        let before = tokens.partition_point(|t| t.end().to_u32() <= offset);
+        let tokens = self.tokens;
+        let before = tokens.partition_point(|t| self.at(t.end()) <= offset);
         tokens[..before]
             .iter()
             .rev()
             .find(|t| !t.kind().is_trivia())
             .filter(|t| t.kind() == TokenKind::DoubleStar)
-            .map_or(offset, |t| t.start().to_u32())
-    }
-}
-
-fn import_name(alias: &ast::Alias) -> ImportName {
-    ImportName {
-        name: ident(&alias.name),
-        alias: alias.asname.as_ref().map(ident),
-        span: span(alias.range),
+            .map_or(offset, |t| self.at(t.start()))
     }
 }
 
