@@ -232,6 +232,29 @@ pub fn run(
         .collect()
 }
 
+/// Walks one folder and checks each file as the walk finds it (see [`walk::stream`]); the
+/// reports of the files with something to say come back in the order of their paths, as from
+/// [`run`] over the sorted files.
+pub fn run_walking(
+    root: &Path,
+    settings: &Settings,
+    options: RunOptions,
+    threads: usize,
+    progress: &indicatif::ProgressBar,
+) -> (crate::walk::Walked, Vec<FileReport>) {
+    let reports = std::sync::Mutex::new(Vec::new());
+    let walked = crate::walk::stream(root, settings, threads, &|path| {
+        let report = check_path(path, settings, options);
+        progress.inc(1);
+        if !report.is_empty() {
+            reports.lock().unwrap_or_else(|e| e.into_inner()).push(report);
+        }
+    });
+    let mut reports = reports.into_inner().unwrap_or_else(|e| e.into_inner());
+    reports.sort_by_cached_key(|r| crate::walk::order_key(&r.path));
+    (walked, reports)
+}
+
 fn check_path(path: &Path, settings: &Settings, options: RunOptions) -> FileReport {
     let cannot_read = |e: std::io::Error| {
         FileReport::notice(path, Notice::Error(format!("cannot read: {}", describe_io(&e))))

@@ -10,7 +10,7 @@ use ignore::{WalkBuilder, WalkState};
 
 use crate::settings::Settings;
 
-/// The files to check, sorted, and the paths that could not be walked.
+/// The files to check (sorted by [`collect`]), and the paths that could not be walked.
 pub struct Walked {
     pub files: Vec<PathBuf>,
     /// The files named on the command line: one that cannot be checked is an error.
@@ -21,6 +21,48 @@ pub struct Walked {
 }
 
 pub fn collect(paths: &[PathBuf], settings: &Settings, threads: usize, force_exclude: bool) -> Walked {
+    let mut walked = walk(paths, settings, threads, force_exclude, None);
+    // A key per path: comparing paths component by component, as `Path`'s order does, over and
+    // over in a sort of a monorepo's files, cost a tenth of a run.
+    walked.files.sort_by_cached_key(|p| order_key(p));
+    walked.files.dedup();
+    walked
+}
+
+/// Walks one folder and hands each file to `visit` as soon as it is found, on the walker's
+/// threads: the files are checked while the folders are still being read, as ripgrep searches.
+/// The files come back in no particular order.
+pub fn stream(root: &Path, settings: &Settings, threads: usize, visit: &(dyn Fn(&Path) + Sync)) -> Walked {
+    walk(&[root.to_path_buf()], settings, threads, false, Some(visit))
+}
+
+/// A key whose byte order is the order of paths (`Path`'s, component by component): each
+/// component as its kind's rank, its bytes and a 0 (no file name holds a 0 byte).
+pub fn order_key(path: &Path) -> Vec<u8> {
+    use std::path::Component;
+    let mut key = Vec::with_capacity(path.as_os_str().len() + 8);
+    for component in path.components() {
+        let rank = match component {
+            Component::Prefix(_) => 1,
+            Component::RootDir => 2,
+            Component::CurDir => 3,
+            Component::ParentDir => 4,
+            Component::Normal(_) => 5,
+        };
+        key.push(rank);
+        key.extend_from_slice(component.as_os_str().as_encoded_bytes());
+        key.push(0);
+    }
+    key
+}
+
+fn walk(
+    paths: &[PathBuf],
+    settings: &Settings,
+    threads: usize,
+    force_exclude: bool,
+    visit: Option<&(dyn Fn(&Path) + Sync)>,
+) -> Walked {
     let files = Mutex::new(Vec::new());
     let errors = Mutex::new(Vec::new());
     let stale = Mutex::new(Vec::new());
@@ -35,6 +77,9 @@ pub fn collect(paths: &[PathBuf], settings: &Settings, threads: usize, force_exc
         };
         if !metadata.is_dir() {
             if !(force_exclude && is_walked_past(path, settings)) {
+                if let Some(visit) = visit {
+                    visit(path);
+                }
                 push(&files, path.clone());
                 named.insert(path.clone());
             }
@@ -73,6 +118,9 @@ pub fn collect(paths: &[PathBuf], settings: &Settings, threads: usize, force_exc
                             push(stale, entry.into_path());
                         }
                     } else {
+                        if let Some(visit) = visit {
+                            visit(entry.path());
+                        }
                         push(files, entry.into_path());
                     }
                 }
@@ -80,11 +128,8 @@ pub fn collect(paths: &[PathBuf], settings: &Settings, threads: usize, force_exc
             })
         });
     }
-    let mut files = files.into_inner().unwrap_or_else(|e| e.into_inner());
-    files.sort();
-    files.dedup();
     Walked {
-        files,
+        files: files.into_inner().unwrap_or_else(|e| e.into_inner()),
         named,
         errors: errors.into_inner().unwrap_or_else(|e| e.into_inner()),
         stale_temporaries: stale.into_inner().unwrap_or_else(|e| e.into_inner()),
@@ -174,4 +219,36 @@ pub fn display_path(path: &Path, cwd: &Path) -> String {
         path.strip_prefix("./").unwrap_or(path)
     };
     shown.display().to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    #[test]
+    fn the_key_orders_paths_as_paths_do() {
+        let mut paths: Vec<PathBuf> = [
+            "a", "a/b", "a-b", "a.b", "a/b/c", "a/b-c", "a/bc", "/a", "/", "./a", "../a", "..", "b", "a/b/",
+            "A", "é/x", "e/x", "a b/c",
+        ]
+        .iter()
+        .map(PathBuf::from)
+        .collect();
+        let mut by_key = paths.clone();
+        paths.sort();
+        by_key.sort_by_cached_key(|p| order_key(p));
+        assert_eq!(paths, by_key);
+    }
+
+    proptest! {
+        #[test]
+        fn the_key_and_the_path_compare_alike(
+            a in "(/|\\./|\\.\\./)?([a-c.\\- ]{1,3}/){0,3}[a-c.\\- ]{0,3}",
+            b in "(/|\\./|\\.\\./)?([a-c.\\- ]{1,3}/){0,3}[a-c.\\- ]{0,3}",
+        ) {
+            let (a, b) = (Path::new(&a), Path::new(&b));
+            prop_assert_eq!(a.cmp(b), order_key(a).cmp(&order_key(b)), "{:?} {:?}", a, b);
+        }
+    }
 }

@@ -197,6 +197,26 @@ pub(super) fn check_paths(args: &CheckArgs, settings: &Settings, cwd: &Path) -> 
         args.paths.clone()
     };
     let threads = args.jobs.unwrap_or(0);
+    // One folder checked without fixes: its files are checked while it is walked.
+    if let [root] = paths.as_slice()
+        && mode(args) == FixMode::Check
+        && !args.show_files
+        && root.is_dir()
+    {
+        let mut out = output(args)?;
+        let progress = spinner(args);
+        let (walked, mut reports) = run::run_walking(root, settings, run_options(args), threads, &progress);
+        progress.finish_and_clear();
+        let mut had_error = false;
+        for error in &walked.errors {
+            eprintln!("error: {error}");
+            had_error = true;
+        }
+        had_error |= print_notices(&mut reports, cwd, &walked.named, args);
+        let mut counts = Counts::new(&reports, walked.files.len());
+        counts.errors += walked.errors.len();
+        return write_report(args, &reports, &counts, had_error, cwd, &mut out);
+    }
     let walked = walk::collect(&paths, settings, threads, args.force_exclude);
     let mut had_error = false;
     for error in &walked.errors {
@@ -386,6 +406,18 @@ fn print_notices(reports: &mut [FileReport], cwd: &Path, named: &HashSet<PathBuf
 }
 
 /// A progress bar on stderr for runs over many files, only on a terminal.
+/// The progress of a walk that checks as it goes: the files checked so far.
+fn spinner(args: &CheckArgs) -> indicatif::ProgressBar {
+    if args.quiet || args.no_progress || !io::stderr().is_terminal() {
+        return indicatif::ProgressBar::hidden();
+    }
+    let bar = indicatif::ProgressBar::with_draw_target(None, indicatif::ProgressDrawTarget::stderr());
+    if let Ok(style) = indicatif::ProgressStyle::with_template("{spinner} checking {pos} files") {
+        bar.set_style(style);
+    }
+    bar
+}
+
 fn progress_bar(files: usize, args: &CheckArgs) -> indicatif::ProgressBar {
     const MANY_FILES: usize = 200;
     if args.quiet || args.no_progress || files < MANY_FILES || !io::stderr().is_terminal() {
