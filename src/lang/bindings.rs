@@ -3,7 +3,29 @@
 //! bindings, and "how often is it used?". Each surface's walk fills the table with its own kind
 //! of binding; the resolution rules are the same.
 
-use rustc_hash::FxHashMap as HashMap;
+use std::hash::{Hash, Hasher};
+
+use hashbrown::Equivalent;
+
+/// A hash map whose `(scope, name)` keys can be looked up by a [`Named`] without making a
+/// `String` (hashbrown's [`Equivalent`]); names are looked up once per name read.
+pub type HashMap<K, V> = hashbrown::HashMap<K, V, rustc_hash::FxBuildHasher>;
+
+/// A `(scope, name)` key borrowed: it hashes as the owned `(usize, String)` does.
+struct Named<'a>(usize, &'a str);
+
+impl Hash for Named<'_> {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.0.hash(state);
+        self.1.hash(state);
+    }
+}
+
+impl Equivalent<(usize, String)> for Named<'_> {
+    fn equivalent(&self, key: &(usize, String)) -> bool {
+        self.0 == key.0 && self.1 == key.1
+    }
+}
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ScopeKind {
@@ -75,20 +97,38 @@ impl<K: BindingKind> Bindings<K> {
     }
 
     pub fn bind(&mut self, scope: usize, name: &str, start: usize, kind: K) {
-        self.bindings
-            .entry((scope, name.to_string()))
-            .or_default()
-            .push(Binding { scope, start, kind });
+        let binding = Binding { scope, start, kind };
+        match self.bindings.get_mut(&Named(scope, name)) {
+            Some(list) => list.push(binding),
+            None => {
+                self.bindings.insert((scope, name.to_string()), vec![binding]);
+            }
+        }
     }
 
     pub fn add_use(&mut self, scope: usize, name: &str) {
-        *self.total_uses.entry(name.to_string()).or_default() += 1;
-        *self.uses.entry((scope, name.to_string())).or_default() += 1;
+        match self.total_uses.get_mut(name) {
+            Some(n) => *n += 1,
+            None => {
+                self.total_uses.insert(name.to_string(), 1);
+            }
+        }
+        match self.uses.get_mut(&Named(scope, name)) {
+            Some(n) => *n += 1,
+            None => {
+                self.uses.insert((scope, name.to_string()), 1);
+            }
+        }
+    }
+
+    /// The bindings of `name` in `scope` itself.
+    pub fn bindings_in(&self, scope: usize, name: &str) -> Option<&[Binding<K>]> {
+        self.bindings.get(&Named(scope, name)).map(Vec::as_slice)
     }
 
     /// How often `name` is read in `scope` itself.
     pub fn uses_in(&self, scope: usize, name: &str) -> usize {
-        self.uses.get(&(scope, name.to_string())).copied().unwrap_or(0)
+        self.uses.get(&Named(scope, name)).copied().unwrap_or(0)
     }
 
     /// Puts every name's bindings in source order, once the walk is done.
@@ -104,8 +144,7 @@ impl<K: BindingKind> Bindings<K> {
         let mut first = true;
         while let Some(s) = current {
             let info = &self.scopes[s];
-            if (first || info.kind != ScopeKind::Class) && self.bindings.contains_key(&(s, name.to_string()))
-            {
+            if (first || info.kind != ScopeKind::Class) && self.bindings.contains_key(&Named(s, name)) {
                 return Some(s);
             }
             first = false;
@@ -157,7 +196,7 @@ impl<K: BindingKind> Bindings<K> {
     /// All bindings of `name` in the scope a use in `scope` resolves to.
     pub fn all_bindings(&self, name: &str, scope: usize) -> &[Binding<K>] {
         self.declaring_scope(name, scope)
-            .and_then(|s| self.bindings.get(&(s, name.to_string())))
+            .and_then(|s| self.bindings.get(&Named(s, name)))
             .map_or(&[], Vec::as_slice)
     }
 }

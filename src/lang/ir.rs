@@ -531,7 +531,9 @@ impl Tree {
     pub fn children(&self, id: NodeId) -> Vec<NodeId> {
         let mut out = Vec::new();
         self.each_child(id, &mut |c| out.push(c));
-        out.sort_by_key(|&c| (self.span(c).start, c));
+        if !out.is_sorted_by_key(|&c| (self.span(c).start, c)) {
+            out.sort_by_key(|&c| (self.span(c).start, c));
+        }
         out
     }
 

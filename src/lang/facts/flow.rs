@@ -227,15 +227,12 @@ impl Analyzer<'_> {
         let Some(declared) = self.scopes.names.declaring_scope(name, scope) else {
             return Flow::Elsewhere;
         };
-        let bound_once = match self.scopes.names.bindings.get(&(declared, name.to_string())) {
-            Some(list) => match list.as_slice() {
-                [only] => match only.kind {
-                    BindingKind::Assign { value, .. } => self.py() || !self.exported_value(value),
-                    _ => false,
-                },
+        let bound_once = match self.scopes.names.bindings_in(declared, name) {
+            Some([only]) => match only.kind {
+                BindingKind::Assign { value, .. } => self.py() || !self.exported_value(value),
                 _ => false,
             },
-            None => false,
+            _ => false,
         };
         if !bound_once || depth > MAX_DEPTH {
             return Flow::Elsewhere;

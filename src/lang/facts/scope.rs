@@ -155,11 +155,12 @@ impl Walk<'_> {
             Kind::Name(name) => {
                 if !(js && matches!(&**name, "this" | "super" | "import")) {
                     self.s.names.add_use(scope, name);
-                    self.s
-                        .loads
-                        .entry(name.to_string())
-                        .or_default()
-                        .push((node, scope));
+                    match self.s.loads.get_mut(&**name) {
+                        Some(list) => list.push((node, scope)),
+                        None => {
+                            self.s.loads.insert(name.to_string(), vec![(node, scope)]);
+                        }
+                    }
                 }
             }
             Kind::Call(_) => {
@@ -399,9 +400,15 @@ impl Walk<'_> {
         }
     }
 
+    /// Pushes a node's children in source order (as [`Tree::children`] gives them, without a
+    /// vector of its own per node).
     fn children(&self, node: NodeId, scope: usize, push: &mut Vec<(NodeId, usize)>) {
-        for c in self.tree.children(node) {
-            push.push((c, scope));
+        let from = push.len();
+        self.tree.each_child(node, &mut |c| push.push((c, scope)));
+        let tree = self.tree;
+        let pushed = &mut push[from..];
+        if !pushed.is_sorted_by_key(|&(c, _)| (tree.span(c).start, c)) {
+            pushed.sort_by_key(|&(c, _)| (tree.span(c).start, c));
         }
     }
 

@@ -145,9 +145,11 @@ impl<'a> Source<'a> {
         let mut stack = vec![id];
         while let Some(node) = stack.pop() {
             if f(node) {
-                let mut kids = self.tree.children(node);
-                kids.reverse();
-                stack.extend(kids);
+                // The children in reverse source order, so the first is taken next.
+                let from = stack.len();
+                self.tree.each_child(node, &mut |c| stack.push(c));
+                let tree = self.tree;
+                stack[from..].sort_by_key(|&c| std::cmp::Reverse((tree.span(c).start, c)));
             }
         }
     }
