@@ -8,7 +8,7 @@
 
 use std::collections::HashMap;
 
-use regex::bytes::Regex;
+use aho_corasick::{AhoCorasick, Input, MatchKind};
 
 /// The words of one rule: its triggers, and its anchors if it has any.
 #[derive(Debug)]
@@ -36,12 +36,12 @@ pub struct Prefilter {
     /// The first stage: no rule can run on a file without one of these words (every rule's
     /// anchors, or its triggers when it has none; a word that holds another is left out). Few
     /// and specific, they are searched with a vectorised prefilter, and most files stop here.
-    gate: Option<Regex>,
+    gate: Option<AhoCorasick>,
     #[cfg_attr(not(test), allow(dead_code))]
     gate_words: usize,
     /// The second stage: every word, longest first, so that the match at a position is the
     /// longest word starting there.
-    search: Option<Regex>,
+    search: Option<AhoCorasick>,
     words: Vec<String>,
     /// Each word's index, by its bytes.
     index: HashMap<Vec<u8>, usize>,
@@ -134,9 +134,9 @@ impl Prefilter {
         }
         let mut seen = vec![false; self.words.len()];
         let mut at = 0;
-        while let Some(found) = search.find_at(bytes, at) {
+        while let Some(found) = search.find(Input::new(bytes).span(at..bytes.len())) {
             at = found.start() + 1;
-            let Some(&matched) = self.index.get(found.as_bytes()) else {
+            let Some(&matched) = self.index.get(&bytes[found.range()]) else {
                 continue;
             };
             let mut new = false;
@@ -159,14 +159,20 @@ impl Prefilter {
     }
 }
 
-/// One regex matching any of `words` (as literals, the first listed winning at a position);
-/// `None` for no words.
-fn alternation<'a>(words: impl Iterator<Item = &'a String>) -> anyhow::Result<Option<Regex>> {
-    let pattern: Vec<String> = words.map(|w| regex::escape(w)).collect();
-    if pattern.is_empty() {
+/// A search for any of `words` (literals; at a position, the first listed wins, as in a regex
+/// alternation); `None` for no words. aho-corasick's vectorised (Teddy) search, which the
+/// regex engine also runs for literals, without the regex engine's confirmation of each
+/// candidate by its lazy DFA.
+fn alternation<'a>(words: impl Iterator<Item = &'a String>) -> anyhow::Result<Option<AhoCorasick>> {
+    let words: Vec<&String> = words.collect();
+    if words.is_empty() {
         return Ok(None);
     }
-    Ok(Some(Regex::new(&pattern.join("|"))?))
+    Ok(Some(
+        AhoCorasick::builder()
+            .match_kind(MatchKind::LeftmostFirst)
+            .build(words)?,
+    ))
 }
 
 #[cfg(test)]
@@ -237,7 +243,7 @@ mod tests {
 
     #[test]
     fn the_first_stage_is_small_enough_for_the_vectorised_search() {
-        // The regex engine's vectorised (Teddy) literal search takes up to 64 words.
+        // aho-corasick's vectorised (Teddy) literal search takes up to 64 words.
         let n = PREFILTER.gate_words;
         assert!((1..=64).contains(&n), "{n} words");
     }
