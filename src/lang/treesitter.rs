@@ -134,43 +134,6 @@ mod tests {
     use std::sync::Arc;
     use std::sync::atomic::{AtomicUsize, Ordering};
 
-    use crate::lang::{Surface, syntax_errors};
-
-    #[test]
-    fn empty_slots_and_python_arguments_are_errors() {
-        for (surface, bad) in [
-            (Surface::Python, "config = { , }\n"),
-            (Surface::Python, "x = {\"a\": 1,\n    ,\n}\n"),
-            (Surface::Python, "f(a, , b)\n"),
-            (Surface::Python, "f(,)\n"),
-            (Surface::Python, "f(a=1, a=2)\n"),
-            (Surface::Python, "f(a=1, b)\n"),
-            (Surface::JavaScript, "const x = { , };\n"),
-            (Surface::TypeScript, "f(a, /* c */ , b);\n"),
-            (Surface::Tsx, "const x = {a: 1, , b: 2};\n"),
-            // CPython rejects Python 2's print statement (tree-sitter-python read it).
-            (Surface::Python, "print \"hello\"\n"),
-            (Surface::Json, "{ , }\n"),
-            (Surface::Json, "[1, , 2]\n"),
-        ] {
-            assert!(syntax_errors(surface, bad) > 0, "{surface:?} accepted {bad:?}");
-        }
-        for (surface, good) in [
-            (
-                Surface::Python,
-                "config = {\"a\": 1,}\nf(a, *b, c=1, *d, **e)\nf(x for x in y)\n",
-            ),
-            (Surface::Python, "print(a, )\nt = (1,)\n"),
-            (
-                Surface::JavaScript,
-                "const [, b] = x;\nconst y = [a, , b];\nf(a,);\n",
-            ),
-            (Surface::TypeScript, "const x = {a: 1,};\n"),
-        ] {
-            assert_eq!(syntax_errors(surface, good), 0, "{surface:?} rejected {good:?}");
-        }
-    }
-
     use tree_sitter::LogType;
 
     use super::*;
