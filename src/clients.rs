@@ -37,6 +37,49 @@ pub struct Clients {
     pub minimum_version: String,
     pub python: Packages,
     pub javascript: Packages,
+    /// How each library spells the methods the analyses follow; the built-in one is read
+    /// ([`spellings`]), a configuration's is not.
+    #[serde(default)]
+    pub spelling: Spellings,
+}
+
+/// The methods of a client library the analyses follow, as the language spells them.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct Spelling {
+    /// The create-content method (`generate_content`).
+    pub create: String,
+    /// Its streaming form (`generate_content_stream`).
+    pub create_stream: String,
+    /// A legacy chat's start (`start_chat`).
+    pub start_chat: String,
+    /// A chat's turn (`send_message`) and its streaming form (`send_message_stream`).
+    pub send: String,
+    pub send_stream: String,
+    /// A result's function calls (`function_calls`) and a part's (`function_call`).
+    pub function_calls: String,
+    pub function_call: String,
+    /// A result's usage (`usage_metadata`) and a candidate's grounding (`grounding_metadata`).
+    pub usage: String,
+    pub grounding: String,
+}
+
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Spellings {
+    pub python: Spelling,
+    pub javascript: Spelling,
+}
+
+/// The built-in spellings of rules/clients.toml. The table is checked when a run starts
+/// ([`Clients::builtin`]) and by a test; were it invalid, no method would match.
+pub fn spellings() -> &'static Spellings {
+    static SPELLINGS: std::sync::LazyLock<Spellings> = std::sync::LazyLock::new(|| {
+        Clients::builtin()
+            .map(|clients| clients.spelling)
+            .unwrap_or_default()
+    });
+    &SPELLINGS
 }
 
 impl Clients {
@@ -103,5 +146,31 @@ mod tests {
         assert_eq!(version_numbers("1.10.2rc1"), [1, 10, 2]);
         assert_eq!(compare_versions(&[2], &[2, 0, 0]), std::cmp::Ordering::Equal);
         assert!(Clients::builtin().is_ok());
+    }
+}
+
+#[cfg(test)]
+mod spelling_tests {
+    use super::*;
+
+    #[test]
+    fn the_builtin_table_spells_every_method_in_both_languages() {
+        let spelled = spellings();
+        for (language, s) in [("python", &spelled.python), ("javascript", &spelled.javascript)] {
+            let all = [
+                &s.create,
+                &s.create_stream,
+                &s.start_chat,
+                &s.send,
+                &s.send_stream,
+                &s.function_calls,
+                &s.function_call,
+                &s.usage,
+                &s.grounding,
+            ];
+            assert!(all.iter().all(|w| !w.is_empty()), "{language}: {s:?}");
+        }
+        assert_eq!(spelled.python.create, "generate_content");
+        assert_eq!(spelled.javascript.send_stream, "sendMessageStream");
     }
 }

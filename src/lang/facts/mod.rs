@@ -34,13 +34,14 @@ pub enum Dialect {
     JavaScript,
 }
 
-/// How a language spells the API.
+/// How a language spells the API: its client library's methods (rules/clients.toml
+/// `[spelling]`) and the receiver of a method.
 pub(crate) struct Words {
     pub create: &'static str,
     pub create_stream: &'static str,
+    pub start_chat: &'static str,
     pub send: &'static str,
     pub send_stream: &'static str,
-    pub start_chat: &'static str,
     pub function_calls: &'static str,
     pub function_call: &'static str,
     pub usage: &'static str,
@@ -49,37 +50,27 @@ pub(crate) struct Words {
     pub this: &'static str,
 }
 
-const PYTHON: Words = Words {
-    create: "generate_content",
-    create_stream: "generate_content_stream",
-    send: "send_message",
-    send_stream: "send_message_stream",
-    start_chat: "start_chat",
-    function_calls: "function_calls",
-    function_call: "function_call",
-    usage: "usage_metadata",
-    grounding: "grounding_metadata",
-    this: "self",
-};
-
-const JAVASCRIPT: Words = Words {
-    create: "generateContent",
-    create_stream: "generateContentStream",
-    send: "sendMessage",
-    send_stream: "sendMessageStream",
-    start_chat: "startChat",
-    function_calls: "functionCalls",
-    function_call: "functionCall",
-    usage: "usageMetadata",
-    grounding: "groundingMetadata",
-    this: "this",
-};
-
 impl Dialect {
     pub(crate) fn words(self) -> &'static Words {
+        static WORDS: std::sync::LazyLock<[Words; 2]> = std::sync::LazyLock::new(|| {
+            let spelled = crate::clients::spellings();
+            let words = |s: &'static crate::clients::Spelling, this| Words {
+                create: &s.create,
+                create_stream: &s.create_stream,
+                start_chat: &s.start_chat,
+                send: &s.send,
+                send_stream: &s.send_stream,
+                function_calls: &s.function_calls,
+                function_call: &s.function_call,
+                usage: &s.usage,
+                grounding: &s.grounding,
+                this,
+            };
+            [words(&spelled.python, "self"), words(&spelled.javascript, "this")]
+        });
         match self {
-            Dialect::Python => &PYTHON,
-            Dialect::JavaScript => &JAVASCRIPT,
+            Dialect::Python => &WORDS[0],
+            Dialect::JavaScript => &WORDS[1],
         }
     }
 }
