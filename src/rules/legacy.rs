@@ -10,7 +10,7 @@ use crate::diagnostic::Edit;
 use crate::lang::{Document, Module};
 use crate::tables::Tables;
 
-use super::request::{Dialect, place_entries};
+use crate::codegen::request::{Dialect, place_entries};
 
 /// A unit and the text its offsets point into: the document's, or (in a notebook) the module
 /// its code cells make.
@@ -91,7 +91,7 @@ pub fn rewrite_unit(found: &Found, dialect: Dialect, settings: &Tables) -> Resul
             .is_some_and(|id| settings.is_newest_generation(id));
         let placed = place_entries(&request.config, newest, text, settings, dialect)?;
         let written = text.get(request.contents.range.clone()).unwrap_or_default();
-        let converted = super::request::input_value(&request.contents, text, dialect)?;
+        let converted = crate::codegen::request::input_value(&request.contents, text, dialect)?;
         let contents = converted.as_deref().unwrap_or(written);
         let mut arguments = vec![
             dialect.argument("model", &request.model),
