@@ -2,7 +2,7 @@
 //! ([`crate::codegen::legacy`] writes it), or why it is not.
 
 use crate::api::Call;
-use crate::codegen::legacy::{rewrite_unit, unit_of};
+use crate::codegen::legacy::{new_import, rewrite_unit, unit_of};
 use crate::codegen::request::Dialect;
 use crate::lang::Document;
 use crate::tables::Tables;
@@ -24,7 +24,7 @@ pub fn with_unit_fix(
                     crate::diagnostic::Applicability::Unsafe,
                     format!(
                         "Migrate the legacy client here: `{}`, and each request as `{client}.interactions.create(...)`",
-                        found.unit.new_import
+                        new_import(&found)
                     ),
                     edits,
                 );
