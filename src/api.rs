@@ -622,15 +622,20 @@ impl JsonBody {
 
 /// One binding of the legacy client package (`import google.generativeai as genai`) and
 /// everything done through it: migrated as a whole or not at all, since the new import no longer
-/// has the legacy names.
+/// has the legacy names. The unit says what is there and where; the code replacing it is
+/// written by `codegen::legacy`.
 #[derive(Clone, Debug, Default)]
 pub struct LegacyUnit {
-    /// The legacy import statement and the statement (or statements) replacing it.
+    /// The legacy import statement, and how it names the package (`None` while the unit is
+    /// blocked before that is known).
     pub import: Range<usize>,
-    pub new_import: String,
-    /// Where the client of the current package is created: the text to replace (the legacy
-    /// `configure` callee) and its replacement, or an insertion.
-    pub client: (Range<usize>, String),
+    pub imported: Option<LegacyImport>,
+    /// Further statements importing the package under the same name (a notebook's sections each
+    /// import it), rewritten as the first is.
+    pub repeated_imports: Vec<Range<usize>>,
+    /// Where the client of the current package is created (`None` while the unit is blocked
+    /// before that is known).
+    pub client: Option<ClientSite>,
     /// The client's name in the new code.
     pub client_name: String,
     /// Statements to delete: the model constructors, inlined bindings.
@@ -638,9 +643,17 @@ pub struct LegacyUnit {
     pub requests: Vec<LegacyRequest>,
     /// Every create-content call made through the unit, migrated or not.
     pub calls: Vec<Range<usize>>,
-    /// Further text to replace: other clients created, a legacy result's `.response` read as
-    /// the interaction itself.
-    pub replacements: Vec<(Range<usize>, String)>,
+    /// The other clients made with the legacy class (JavaScript makes one per `new`), made
+    /// with the current class instead.
+    pub other_clients: Vec<LegacyClient>,
+    /// The models' token counts, made through the client's models instead.
+    pub counts: Vec<LegacyCount>,
+    /// The legacy module's file functions called (`genai.upload_file(...)`), made through the
+    /// client's files instead.
+    pub files: Vec<LegacyFilesCall>,
+    /// A legacy result's `.response` read (from the end of the result to the end of
+    /// `.response`), dropped: the interaction is the response itself.
+    pub responses: Vec<Range<usize>>,
     /// What follows a request's result where the legacy answer is read (`.response.text()`),
     /// replaced by the interaction's answer path.
     pub answers: Vec<Range<usize>>,
@@ -648,23 +661,98 @@ pub struct LegacyUnit {
     pub blocked: Option<String>,
 }
 
+/// How a legacy import names the package, for the import of the current package in its place.
+#[derive(Clone, Debug)]
+pub enum LegacyImport {
+    /// Python's `import google.generativeai as name`: the current package's module is imported
+    /// under the same name.
+    Module { name: String },
+    /// JavaScript's import or `require` of the legacy class, rewritten within the statement as
+    /// written: where the class's exported name and the package's name (within its quotes) are,
+    /// and the name the class is bound to when it is not the class's own (`{ GoogleGenerativeAI
+    /// as G }`), which the current class is bound to as well.
+    Class {
+        class: Range<usize>,
+        package: Range<usize>,
+        alias: Option<String>,
+    },
+}
+
+/// Where a unit's client of the current package is created.
+#[derive(Clone, Debug)]
+pub enum ClientSite {
+    /// On a line of its own just after the import, indented like it (Python, where the legacy
+    /// package is not configured).
+    AfterImport,
+    /// The legacy `configure` call (`genai.configure(api_key=K)`), whose callee is replaced so
+    /// that the call creates the client with the same arguments.
+    Configure { callee: Range<usize> },
+    /// The legacy client made with `new` (JavaScript), made with the current class instead.
+    New(LegacyClient),
+}
+
+/// A legacy client made with `new GoogleGenerativeAI(KEY)`.
+#[derive(Clone, Debug)]
+pub struct LegacyClient {
+    /// The `new` expression.
+    pub creation: Range<usize>,
+    /// Its one argument, the API key, as written; `None` when it has none.
+    pub key: Option<Range<usize>>,
+}
+
+/// A legacy model's token count (`model.count_tokens(x)`), made through a client's models.
+#[derive(Clone, Debug)]
+pub struct LegacyCount {
+    /// The call.
+    pub call: Range<usize>,
+    /// The client it goes through, when not the unit's own (the model's, in JavaScript).
+    pub client: Option<String>,
+    /// The model id as it is written in the new call.
+    pub model: String,
+    /// The contents counted, as written.
+    pub contents: Range<usize>,
+}
+
+/// A call of one of the legacy module's file functions (`genai.upload_file(path,
+/// mime_type=...)`).
+#[derive(Clone, Debug)]
+pub struct LegacyFilesCall {
+    /// The call.
+    pub call: Range<usize>,
+    pub function: FilesFunction,
+    /// Its arguments in order, as written: the file (a path to upload, the name of an uploaded
+    /// file) with `None`, or a setting with its key (`mime_type`).
+    pub arguments: Vec<(Option<String>, Range<usize>)>,
+}
+
+/// The legacy module's file functions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FilesFunction {
+    /// `upload_file`
+    Upload,
+    /// `get_file`
+    Get,
+    /// `delete_file`
+    Delete,
+    /// `list_files`
+    List,
+}
+
 /// One create-content call of a legacy model, with the model's settings merged.
 #[derive(Clone, Debug)]
 pub struct LegacyRequest {
     /// The call (as the [`Call`] of the same request has it).
     pub call: Range<usize>,
-    /// The callee to replace (`model.generate_content`) and with what method of the client
-    /// (`interactions.create`, `aio.interactions.create`).
+    /// The callee to replace (`model.generate_content`) by a method of the client.
     pub callee: Range<usize>,
-    pub method: String,
+    /// Called as `generate_content_async`: the client's asynchronous method replaces it.
+    pub asynchronous: bool,
     /// The client it goes through, when not the unit's own (one client per `new` in JavaScript).
     pub client: Option<String>,
     /// The arguments as written (first to last), replaced by the new ones.
     pub arguments: Range<usize>,
     /// The argument list with its parentheses.
     pub parens: Range<usize>,
-    /// Between two arguments.
-    pub separator: String,
     /// The model id as it is written in the new call.
     pub model: String,
     pub contents: Value,

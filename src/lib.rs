@@ -6,6 +6,7 @@ pub mod analysis;
 pub mod api;
 pub mod cli;
 pub mod clients;
+pub mod codegen;
 pub mod codes;
 pub mod config;
 pub mod diagnostic;

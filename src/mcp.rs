@@ -9,8 +9,6 @@ use std::sync::OnceLock;
 
 use serde::Deserialize;
 
-use crate::diagnostic::Edit;
-
 const CONVENTIONS: &str = include_str!("../rules/mcp.toml");
 
 /// The conventions of `rules/mcp.toml`.
@@ -100,6 +98,8 @@ pub struct ToolServer {
     pub tools: Vec<Tool>,
     /// Writes to standard output (`print(...)`, `console.log(...)`).
     pub stdout_writes: Vec<StdoutWrite>,
+    /// Whether the file imports the module a write's keyword names, and where its import goes.
+    pub stdout_module: StdoutModule,
     /// HTTP calls that set no timeout.
     pub untimed_calls: Vec<UntimedCall>,
     /// Reads of `*_API_KEY` environment variables.
@@ -210,8 +210,58 @@ pub struct StdoutWrite {
     pub range: Range<usize>,
     /// What is written with (`print(...)`, `console.log`).
     pub what: String,
-    /// The edits that send it to standard error instead, when they can be made.
-    pub fix: Option<(String, Vec<Edit>)>,
+    /// The callee as written (`console.log`).
+    pub callee: String,
+    /// How the language's table sends it to standard error, and where that edit goes in this
+    /// call, when it can be read; the code is written by `codegen::stdout`.
+    pub redirect: Option<(&'static StdoutEdit, Redirect)>,
+}
+
+/// How a call that writes to standard output is sent to standard error instead: a language
+/// table's description (`lang::tool_server`'s `Stdout` entries).
+#[derive(Debug)]
+pub enum StdoutEdit {
+    /// The callee's object is replaced (`sys.stdout.write` → `sys.stderr`), with the fix's
+    /// title.
+    Object(&'static str, &'static str),
+    /// The callee's name is replaced (`console.log` → `error`).
+    Name(&'static str),
+    /// The name of the callee's object is replaced (`process.stdout.write` → `stderr`).
+    ObjectName(&'static str),
+    /// A keyword argument says where to write (`print(..., file=sys.stderr)`): a keyword with the
+    /// `stdout` value is replaced, a missing one added, with `import module` when the file does
+    /// not import it; another value is not standard output.
+    Keyword {
+        name: &'static str,
+        stdout: &'static str,
+        stderr: &'static str,
+        module: &'static str,
+        /// The fix's title, and the title when the import is added too.
+        titles: [&'static str; 2],
+    },
+}
+
+/// Where a [`StdoutEdit`] goes in one call.
+#[derive(Clone, Debug)]
+pub enum Redirect {
+    /// The text replaced: the callee's object (`sys.stdout`), or the keyword's `stdout` value.
+    Replace(Range<usize>),
+    /// A name in the callee replaced (`log` of `console.log`, `stdout` of
+    /// `process.stdout.write`), as it is written.
+    Rename { range: Range<usize>, name: String },
+    /// The keyword is missing: it goes at `at`, after the last argument, or (`first`) just inside
+    /// the parentheses of a call without arguments.
+    AddKeyword { at: usize, first: bool },
+}
+
+/// Whether a tool-server file imports the module a [`StdoutEdit::Keyword`] names (`sys`), and
+/// where its import goes when it does not: before the file's first import statement (other than
+/// a `from __future__` import), or on the line after the last `from __future__` import; `None`
+/// when the file has no import to stand by.
+#[derive(Clone, Debug, Default)]
+pub struct StdoutModule {
+    pub imported: bool,
+    pub import_at: Option<usize>,
 }
 
 #[derive(Clone, Debug)]

@@ -83,6 +83,8 @@ use interlint::api::{
     Call, Entry, Facts, Flow, LegacyRequest, LegacyUnit, MapValue, ModelRef, Read, ReadKind, Value,
     ValueKind, Wrapper,
 };
+use interlint::codegen::legacy;
+use interlint::codegen::request::Dialect;
 use interlint::lang::{Surface, documents};
 
 // ----- extraction -----
@@ -539,18 +541,26 @@ impl Render<'_> {
         }
     }
 
+    /// The dialect the legacy units' code is written in.
+    fn dialect(&self) -> Dialect {
+        match self.surface {
+            Surface::Python => Dialect::Python,
+            _ => Dialect::JavaScript,
+        }
+    }
+
     fn legacy(&self, out: &mut String, unit: &LegacyUnit) {
         let import = match unit.import {
             Range { start: 0, end: 0 } => "none".to_string(),
             ref import => self.span(import),
         };
         let _ = writeln!(out, "legacy import={import} client={:?}", unit.client_name);
-        if !unit.new_import.is_empty() {
-            let _ = writeln!(out, "  new import {:?}", unit.new_import);
+        // The code the unit becomes is written by codegen, from what the facts say.
+        if let Some(import) = legacy::import_code(unit, self.text) {
+            let _ = writeln!(out, "  new import {import:?}");
         }
-        if unit.client != (0..0, String::new()) {
-            let (range, replacement) = &unit.client;
-            let _ = writeln!(out, "  client {} -> {replacement:?}", self.span(range));
+        if let Some((range, replacement)) = legacy::client_code(unit, self.text) {
+            let _ = writeln!(out, "  client {} -> {replacement:?}", self.span(&range));
         }
         for removal in &unit.removals {
             let _ = writeln!(out, "  removal {}", self.span(removal));
@@ -561,8 +571,8 @@ impl Render<'_> {
         for call in &unit.calls {
             let _ = writeln!(out, "  call {}", self.t(call));
         }
-        for (range, replacement) in &unit.replacements {
-            let _ = writeln!(out, "  replace {} -> {replacement:?}", self.t(range));
+        for (range, replacement) in legacy::replacements(unit, self.text, self.dialect()) {
+            let _ = writeln!(out, "  replace {} -> {replacement:?}", self.t(&range));
         }
         for answer in &unit.answers {
             let _ = writeln!(out, "  answer {}", self.t(answer));
@@ -578,7 +588,7 @@ impl Render<'_> {
             "  request {} callee={} method={} model={} id={:?}",
             self.t(&request.call),
             self.t(&request.callee),
-            request.method,
+            legacy::method(request),
             request.model,
             request.model_id
         );
@@ -594,7 +604,7 @@ impl Render<'_> {
             "    arguments {} in {} separated by {:?}",
             self.t(&request.arguments),
             self.t(&request.parens),
-            request.separator
+            legacy::separator(request, self.text, self.dialect())
         );
         let _ = writeln!(out, "    contents {}", self.value(&request.contents));
         let _ = writeln!(out, "    config {}", self.map(&request.config));

@@ -200,21 +200,22 @@ fn key_reads_and_their_guards_are_the_same() {
 
 #[test]
 fn stdout_writes_are_found_with_their_fixes() {
-    let (p, t) = servers();
-    assert_eq!((p.stdout_writes.len(), t.stdout_writes.len()), (1, 1));
-    let (p, t) = (&p.stdout_writes[0], &t.stdout_writes[0]);
+    let (ps, ts) = servers();
+    assert_eq!((ps.stdout_writes.len(), ts.stdout_writes.len()), (1, 1));
+    let (p, t) = (&ps.stdout_writes[0], &ts.stdout_writes[0]);
     assert_eq!(
         (p.what.as_str(), t.what.as_str()),
         ("print(...)", "console.log(...)")
     );
-    let edits = |w: &interlint::mcp::StdoutWrite| -> Vec<String> {
-        w.fix
+    // The edits are written by codegen, from where the facts say they go.
+    let edits = |w: &interlint::mcp::StdoutWrite, s: &ToolServer| -> Vec<String> {
+        interlint::codegen::stdout::redirect(w, &s.stdout_module)
             .iter()
             .flat_map(|(_, edits)| edits.iter().map(|e| e.content.clone()))
             .collect()
     };
-    assert_eq!(edits(p), [", file=sys.stderr"]);
-    assert_eq!(edits(t), ["error"]);
+    assert_eq!(edits(p, &ps), [", file=sys.stderr"]);
+    assert_eq!(edits(t, &ts), ["error"]);
 }
 
 #[test]

@@ -41,8 +41,8 @@ impl Rule for StdoutInStdioServer {
                 ),
                 write.range.clone(),
             );
-            diagnostic = match &write.fix {
-                Some((message, edits)) => diagnostic.with_fix(Fix::safe(message.clone(), edits.clone())),
+            diagnostic = match crate::codegen::stdout::redirect(write, &server.stdout_module) {
+                Some((message, edits)) => diagnostic.with_fix(Fix::safe(message, edits)),
                 None => diagnostic.with_suggestion("Write diagnostics to standard error"),
             };
             cx.report(diagnostic);

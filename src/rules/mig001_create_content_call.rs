@@ -7,7 +7,8 @@ use crate::registry::{FixAvailability, Rule, RuleContext, RuleMeta};
 use crate::request_fields::snake_case;
 use crate::tables::Tables;
 
-use super::request::{Dialect, rewrite_found_call};
+use super::mig::rewrite_found_call;
+use crate::codegen::request::Dialect;
 
 pub struct CreateContentCall;
 
@@ -35,7 +36,7 @@ impl Rule for CreateContentCall {
     }
 
     fn anchors(&self, settings: &Tables) -> Option<Vec<String>> {
-        super::request::anchors(settings)
+        super::mig::anchors(settings)
     }
 
     fn check(&self, doc: &Document, cx: &mut RuleContext) {

@@ -7,8 +7,9 @@ use crate::registry::{FixAvailability, Rule, RuleContext, RuleMeta};
 use crate::request_fields::snake_case;
 use crate::tables::Tables;
 
-use super::request::{Dialect, config_map, rewrite_found_call};
-use super::structured_output::STRUCTURED_OUTPUT_KEYS;
+use super::mig::{config_map, rewrite_found_call};
+use crate::codegen::request::Dialect;
+use crate::codegen::structured_output::STRUCTURED_OUTPUT_KEYS;
 
 pub struct ResponseFormatPlacement;
 
@@ -41,7 +42,7 @@ impl Rule for ResponseFormatPlacement {
     }
 
     fn anchors(&self, settings: &Tables) -> Option<Vec<String>> {
-        super::request::anchors(settings)
+        super::mig::anchors(settings)
     }
 
     fn check(&self, doc: &Document, cx: &mut RuleContext) {

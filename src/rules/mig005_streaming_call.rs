@@ -8,7 +8,8 @@ use crate::lang::{Document, Surface};
 use crate::registry::{FixAvailability, Rule, RuleContext, RuleMeta};
 use crate::tables::Tables;
 
-use super::request::{Dialect, rewrite_found_call};
+use super::mig::rewrite_found_call;
+use crate::codegen::request::Dialect;
 
 pub struct StreamingCall;
 
@@ -47,7 +48,7 @@ impl Rule for StreamingCall {
     }
 
     fn anchors(&self, settings: &Tables) -> Option<Vec<String>> {
-        super::request::anchors(settings)
+        super::mig::anchors(settings)
     }
 
     fn check(&self, doc: &Document, cx: &mut RuleContext) {

@@ -12,7 +12,7 @@ use crate::lang::{Document, Surface};
 use crate::registry::{FixAvailability, Rule, RuleContext, RuleMeta};
 use crate::tables::Tables;
 
-use super::request::rewrite_rest_body;
+use crate::codegen::request::rewrite_rest_body;
 
 pub struct RestEndpoint;
 
@@ -47,7 +47,7 @@ impl Rule for RestEndpoint {
     }
 
     fn anchors(&self, settings: &Tables) -> Option<Vec<String>> {
-        super::request::anchors(settings)
+        super::mig::anchors(settings)
     }
 
     fn check(&self, doc: &Document, cx: &mut RuleContext) {

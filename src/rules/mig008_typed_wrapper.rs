@@ -7,7 +7,7 @@ use crate::lang::Document;
 use crate::registry::{FixAvailability, Rule, RuleContext, RuleMeta};
 use crate::tables::Tables;
 
-use super::request::Dialect;
+use crate::codegen::request::Dialect;
 
 pub struct TypedWrapper;
 
@@ -42,7 +42,7 @@ impl Rule for TypedWrapper {
     }
 
     fn anchors(&self, settings: &Tables) -> Option<Vec<String>> {
-        super::request::anchors(settings)
+        super::mig::anchors(settings)
     }
 
     fn check(&self, doc: &Document, cx: &mut RuleContext) {

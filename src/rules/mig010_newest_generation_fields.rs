@@ -8,7 +8,8 @@ use crate::registry::{FixAvailability, Rule, RuleContext, RuleMeta};
 use crate::request_fields::{camel_case, snake_case};
 use crate::tables::Tables;
 
-use super::request::{Dialect, config_map, is_newest, removal_edits, thinking_budget};
+use super::mig::{config_map, thinking_budget};
+use crate::codegen::request::{Dialect, is_newest, removal_edits};
 
 pub struct NewestGenerationFields;
 
@@ -34,7 +35,7 @@ impl Rule for NewestGenerationFields {
     }
 
     fn anchors(&self, settings: &Tables) -> Option<Vec<String>> {
-        super::request::anchors(settings)
+        super::mig::anchors(settings)
     }
 
     fn check(&self, doc: &Document, cx: &mut RuleContext) {

@@ -29,7 +29,7 @@ impl Rule for ClientPackage {
     }
 
     fn triggers(&self, settings: &Tables) -> Vec<String> {
-        super::request::client_words(settings)
+        super::mig::client_words(settings)
     }
 
     fn check(&self, doc: &Document, cx: &mut RuleContext) {

@@ -1,4 +1,4 @@
-//! One file per rule; helpers the MIG rules share live in `request`, the MAN rules' in `man`, the MCP rules' in `mcp`.
+//! One file per rule; helpers the MIG rules share live in `mig`, the MAN rules' in `man`, the MCP rules' in `mcp`.
 
 mod il001_unused_suppression;
 pub mod legacy;
@@ -23,6 +23,7 @@ mod mcp009_errors_as_results;
 mod mcp010_list_result_fields;
 mod mcp011_response_size;
 mod mcp012_resource_metadata;
+pub mod mig;
 mod mig001_create_content_call;
 mod mig002_response_text;
 mod mig003_chat_history;
@@ -35,8 +36,6 @@ mod mig009_deprecated_model_id;
 mod mig010_newest_generation_fields;
 pub(crate) mod mig011_client_package;
 mod mig012_grounding_metadata;
-pub mod request;
-mod structured_output;
 
 use crate::registry::Rule;
 

@@ -1,11 +1,10 @@
 //! Writes to standard output and HTTP calls without a timeout: which calls they are is the
-//! language's table; finding them, and the edit that sends a write to standard error, is
-//! written once.
+//! language's table; finding them, and where the edit that sends a write to standard error
+//! goes, is written once (the edit's code is `codegen::stdout`'s).
 
 use super::{Language, Source};
-use crate::diagnostic::Edit;
 use crate::lang::ir::{ArgKind, Call, Kind};
-use crate::mcp::{StdoutWrite, UntimedCall};
+use crate::mcp::{Redirect, StdoutEdit, StdoutModule, StdoutWrite, UntimedCall};
 
 /// A call that writes to standard output, and how it is sent to standard error instead.
 pub struct Stdout {
@@ -16,33 +15,11 @@ pub struct Stdout {
     pub what: &'static str,
 }
 
-pub enum StdoutEdit {
-    /// The callee's object is replaced (`sys.stdout.write` → `sys.stderr`), with the fix's
-    /// title.
-    Object(&'static str, &'static str),
-    /// The callee's name is replaced (`console.log` → `error`).
-    Name(&'static str),
-    /// The name of the callee's object is replaced (`process.stdout.write` → `stderr`).
-    ObjectName(&'static str),
-    /// A keyword argument says where to write (`print(..., file=sys.stderr)`): a keyword with the
-    /// `stdout` value is replaced, a missing one added, with `import module` when the file does
-    /// not import it; another value is not standard output.
-    Keyword {
-        name: &'static str,
-        stdout: &'static str,
-        stderr: &'static str,
-        module: &'static str,
-        /// The fix's title, and the title when the import is added too.
-        titles: [&'static str; 2],
-    },
-}
-
 /// What the stdout fixes need to know of the file: whether it imports the module a keyword
 /// fix names (`sys`), and where the import goes otherwise.
 pub struct StdoutFixes<'l> {
     language: &'l Language,
-    imported: bool,
-    import: Option<Edit>,
+    pub module: StdoutModule,
 }
 
 impl<'l> StdoutFixes<'l> {
@@ -54,8 +31,7 @@ impl<'l> StdoutFixes<'l> {
         let Some(module) = module else {
             return StdoutFixes {
                 language,
-                imported: false,
-                import: None,
+                module: StdoutModule::default(),
             };
         };
         let mut imported = false;
@@ -64,8 +40,7 @@ impl<'l> StdoutFixes<'l> {
         let Kind::Module(body) = s.kind(s.tree.root()) else {
             return StdoutFixes {
                 language,
-                imported: false,
-                import: None,
+                module: StdoutModule::default(),
             };
         };
         for &statement in body {
@@ -87,23 +62,21 @@ impl<'l> StdoutFixes<'l> {
             }
             before = before.or(Some(s.range(statement).start));
         }
-        let line = format!("import {module}\n");
-        let import = match (before, after_future) {
-            (Some(at), _) => Some(Edit::replace(at..at, line)),
-            (None, Some(end)) => {
-                let line_end = s.text[end..].find('\n').map_or(s.text.len(), |i| end + i + 1);
-                Some(Edit::replace(line_end..line_end, line))
-            }
+        let import_at = match (before, after_future) {
+            (Some(at), _) => Some(at),
+            (None, Some(end)) => Some(s.text[end..].find('\n').map_or(s.text.len(), |i| end + i + 1)),
             (None, None) => None,
         };
         StdoutFixes {
             language,
-            imported,
-            import: (!imported).then_some(import).flatten(),
+            module: StdoutModule {
+                imported,
+                import_at: import_at.filter(|_| !imported),
+            },
         }
     }
 
-    /// The write a call is, with the edits that send it to standard error.
+    /// The write a call is, with where the edit that sends it to standard error goes.
     pub fn write(&self, s: &Source, call: &Call) -> Option<StdoutWrite> {
         let callee = s.callee(call);
         let write = self.language.stdout.iter().find(|w| w.callee == callee)?;
@@ -116,74 +89,42 @@ impl<'l> StdoutFixes<'l> {
             Kind::Member(m) => Some(m),
             _ => None,
         };
-        let (title, edits) = match &write.edit {
-            StdoutEdit::Object(new, title) => {
+        let rename = |name: &crate::lang::ir::Ident| Redirect::Rename {
+            range: name.span.range(),
+            name: name.name.to_string(),
+        };
+        let redirect = match &write.edit {
+            StdoutEdit::Object(..) => {
                 if call.bare_generator {
                     return None;
                 }
-                let object = member(call.callee)?.object;
-                (title.to_string(), vec![Edit::replace(s.range(object), *new)])
+                Redirect::Replace(s.range(member(call.callee)?.object))
             }
-            StdoutEdit::Name(new) => {
-                let name = &member(call.callee)?.name;
-                let replaced = callee.replacen(&*name.name, new, 1);
-                let title = format!("Write to standard error: `{replaced}`");
-                (title, vec![Edit::replace(name.span.range(), *new)])
-            }
-            StdoutEdit::ObjectName(new) => {
-                let name = &member(member(call.callee)?.object)?.name;
-                let replaced = callee.replacen(&*name.name, new, 1);
-                let title = format!("Write to standard error: `{replaced}`");
-                (title, vec![Edit::replace(name.span.range(), *new)])
-            }
-            StdoutEdit::Keyword {
-                name,
-                stdout,
-                stderr,
-                titles,
-                ..
-            } => {
+            StdoutEdit::Name(_) => rename(&member(call.callee)?.name),
+            StdoutEdit::ObjectName(_) => rename(&member(member(call.callee)?.object)?.name),
+            StdoutEdit::Keyword { name, stdout, .. } => {
                 plain_arguments(call)?;
-                let mut edits = Vec::new();
                 match s.keyword(call, name) {
-                    Some(file) if s.text(file) == *stdout => {
-                        edits.push(Edit::replace(s.range(file), *stderr))
-                    }
+                    Some(file) if s.text(file) == *stdout => Redirect::Replace(s.range(file)),
                     Some(_) => return None,
-                    None => {
-                        match call.args.last() {
-                            Some(last) => {
-                                let end = last.span.end as usize;
-                                edits.push(Edit::replace(end..end, format!(", {name}={stderr}")));
-                            }
-                            None => {
-                                let open = call.parens.start as usize + 1;
-                                edits.push(Edit::replace(open..open, format!("{name}={stderr}")));
-                            }
-                        }
-                        if !self.imported {
-                            match &self.import {
-                                Some(import) => edits.push(import.clone()),
-                                None => edits.clear(),
-                            }
-                        }
-                    }
+                    None => match call.args.last() {
+                        Some(last) => Redirect::AddKeyword {
+                            at: last.span.end as usize,
+                            first: false,
+                        },
+                        None => Redirect::AddKeyword {
+                            at: call.parens.start as usize + 1,
+                            first: true,
+                        },
+                    },
                 }
-                if edits.is_empty() {
-                    return Some(StdoutWrite {
-                        range,
-                        what,
-                        fix: None,
-                    });
-                }
-                let title = titles[usize::from(!self.imported)];
-                (title.to_string(), edits)
             }
         };
         Some(StdoutWrite {
             range,
             what,
-            fix: Some((title, edits)),
+            callee: callee.to_string(),
+            redirect: Some((&write.edit, redirect)),
         })
     }
 }

@@ -18,7 +18,8 @@ use std::ops::Range;
 use crate::lang::ir::{ArgKind, Call, FunctionKind, Key, Kind, NodeId, Tree};
 use crate::mcp::{Resource, Tool, ToolServer};
 
-pub use calls::{Stdout, StdoutEdit, Timed, TimeoutAt};
+pub use crate::mcp::StdoutEdit;
+pub use calls::{Stdout, Timed, TimeoutAt};
 
 /// What a language's framework recogniser says of one file it takes for a tool server.
 pub trait Framework {
@@ -240,7 +241,10 @@ pub fn tool_server<'a>(
     let framework = recognise(&s)?;
     let language = framework.language();
     let stdout = calls::StdoutFixes::new(&s, language);
-    let mut out = ToolServer::default();
+    let mut out = ToolServer {
+        stdout_module: stdout.module.clone(),
+        ..ToolServer::default()
+    };
     s.walk(tree.root(), &mut |node| {
         match s.kind(node) {
             Kind::Function(_) | Kind::Call(_) => {

@@ -6,7 +6,9 @@ use std::collections::HashSet;
 use std::ops::Range;
 
 use super::{Model, Outcome};
-use crate::api::{LegacyRequest, LegacyUnit, MapValue, line_removal};
+use crate::api::{
+    ClientSite, LegacyClient, LegacyCount, LegacyImport, LegacyRequest, LegacyUnit, MapValue, line_removal,
+};
 use crate::lang::bindings::Binding;
 use crate::lang::facts::scope::{BindingKind, exported};
 use crate::lang::facts::{Analyzer, string_content};
@@ -15,8 +17,6 @@ use crate::lang::ir::{ArgKind, DeclKind, ImportName, Key, Kind, NodeId};
 /// The legacy package; its sub-paths (`/server`) belong to it too.
 pub(super) const LEGACY_PACKAGE: &str = "@google/generative-ai";
 pub(super) const LEGACY_CLASS: &str = "GoogleGenerativeAI";
-const CURRENT_PACKAGE: &str = "@google/genai";
-const CURRENT_CLASS: &str = "GoogleGenAI";
 
 /// Names the legacy package exports that the current package exports alike (the same enum
 /// values): an import of the class may keep them.
@@ -109,7 +109,7 @@ impl Analyzer<'_> {
         if let Some(why) = problem {
             return Err(why);
         }
-        let (statement, new_import) = import?;
+        let (statement, class, package) = import?;
         unit.import = self.range(statement);
         if bindings > 1 {
             return Err(format!("`{name}` is bound more than once"));
@@ -125,16 +125,21 @@ impl Analyzer<'_> {
         if self.word_uses(name, &self.class_statements()) > loads {
             return Err(format!("`{name}` is also used as a type or in a string"));
         }
-        let renamed = name == LEGACY_CLASS;
-        unit.new_import = new_import;
+        // Bound to the class's own name, the class is renamed; an alias stays.
+        let alias = (name != LEGACY_CLASS).then(|| name.to_string());
+        unit.imported = Some(LegacyImport::Class {
+            class,
+            package,
+            alias,
+        });
         let mut clients = clients.into_iter();
         let Some((first, constant)) = clients.next() else {
             return Err(format!("no client is made with `{name}`"));
         };
         unit.client_name = constant.name.clone();
-        unit.client = self.client_edit(first, name, renamed)?;
+        unit.client = Some(ClientSite::New(self.legacy_client(first)?));
         for (other, _) in clients {
-            unit.replacements.push(self.client_edit(other, name, renamed)?);
+            unit.other_clients.push(self.legacy_client(other)?);
         }
         for model in &models {
             if let Some(statement) = model.statement {
@@ -144,8 +149,7 @@ impl Analyzer<'_> {
                 unit.removals.push(line_removal(self.text, self.range(statement)));
             }
             for &count in &model.counts {
-                let replacement = self.javascript_count(model, count)?;
-                unit.replacements.push((self.range(count), replacement));
+                unit.counts.push(self.javascript_count(model, count)?);
             }
             for &request in &model.requests {
                 let (legacy, inlined) = self.javascript_request(model, request)?;
@@ -157,8 +161,10 @@ impl Analyzer<'_> {
         Ok(())
     }
 
-    /// The import statement (or `require` declaration) and its text naming the current package.
-    fn import_rewrite(&self, kind: BindingKind) -> Outcome<(NodeId, String)> {
+    /// The import statement (or `require` declaration), with where the class's exported name
+    /// and the package's name (within its quotes) are written in it: both are replaced by the
+    /// current package's.
+    fn import_rewrite(&self, kind: BindingKind) -> Outcome<(NodeId, Range<usize>, Range<usize>)> {
         let (statement, key, source) = match kind {
             BindingKind::Import { statement, index } => {
                 let Kind::Import(import) = self.kind(statement) else {
@@ -218,23 +224,19 @@ impl Analyzer<'_> {
             }
             _ => return Err("the import is not one interlint can rewrite".into()),
         };
-        // The exported name and the package are replaced within the statement as written.
-        let start = self.start(statement);
+        // The exported name and the package are replaced within the statement as written: both
+        // are in it, apart.
         let module = string_content(source);
-        let relative = |r: Range<usize>| Some(r.start.checked_sub(start)?..r.end.checked_sub(start)?);
-        let (Some(key), Some(module)) = (relative(key), relative(module)) else {
-            return Err("the import is not one interlint can rewrite".into());
+        let statement_range = self.range(statement);
+        let within = |r: &Range<usize>| {
+            statement_range.start <= r.start
+                && r.end <= statement_range.end
+                && self.text.get(r.clone()).is_some()
         };
-        let mut edits = [(key, CURRENT_CLASS), (module, CURRENT_PACKAGE)];
-        edits.sort_by_key(|(r, _)| std::cmp::Reverse(r.start));
-        let mut text = self.src(statement).to_string();
-        for (range, replacement) in edits {
-            if text.get(range.clone()).is_none() {
-                return Err("the import is not one interlint can rewrite".into());
-            }
-            text.replace_range(range, replacement);
+        if !within(&key) || !within(&module) || key.start < module.end && module.start < key.end {
+            return Err("the import is not one interlint can rewrite".into());
         }
-        Ok((statement, text))
+        Ok((statement, key, module))
     }
 
     /// `const name = value` with one declarator, not exported: the name's binding.
@@ -319,21 +321,21 @@ impl Analyzer<'_> {
         }
     }
 
-    /// `new GoogleGenerativeAI(KEY)` → `new GoogleGenAI({ apiKey: KEY })`.
-    fn client_edit(&self, creation: NodeId, name: &str, renamed: bool) -> Outcome<(Range<usize>, String)> {
+    /// `new GoogleGenerativeAI(KEY)`, made with an API key at most (it becomes `new
+    /// GoogleGenAI({ apiKey: KEY })`).
+    fn legacy_client(&self, creation: NodeId) -> Outcome<LegacyClient> {
         if self.has_comment(self.range(creation)) {
             return Err("a comment in the client's creation would be lost".into());
         }
-        let options = match self.args(creation) {
-            [] => "{}".to_string(),
-            [key] if key.kind != ArgKind::Spread => match self.arg_src(key) {
-                "apiKey" => "{ apiKey }".to_string(),
-                key => format!("{{ apiKey: {key} }}"),
-            },
+        let key = match self.args(creation) {
+            [] => None,
+            [key] if key.kind != ArgKind::Spread => Some(key.span.range()),
             _ => return Err("the client is made with more than an API key".into()),
         };
-        let class = if renamed { CURRENT_CLASS } else { name };
-        Ok((self.range(creation), format!("new {class}({options})")))
+        Ok(LegacyClient {
+            creation: self.range(creation),
+            key,
+        })
     }
 
     /// A load of a client: `client.getGenerativeModel({...})`, bound to a name used only by
@@ -394,8 +396,9 @@ impl Analyzer<'_> {
         }
     }
 
-    /// `model.countTokens(x)` → `client.models.countTokens({ model: "m", contents: x })`.
-    fn javascript_count(&self, model: &Model, count: NodeId) -> Outcome<String> {
+    /// `model.countTokens(x)`, which becomes `client.models.countTokens({ model: "m", contents:
+    /// x })`: the model's name and the contents as written.
+    fn javascript_count(&self, model: &Model, count: NodeId) -> Outcome<LegacyCount> {
         let parameters = self
             .model_parameters(model)
             .ok_or("the model's parameters are not an object literal")?;
@@ -415,14 +418,16 @@ impl Analyzer<'_> {
                 if only.kind == ArgKind::Positional
                     && !matches!(self.kind(self.tree.unwrap(only.value)), Kind::Dict(_)) =>
             {
-                self.arg_src(only)
+                only.span.range()
             }
             _ => return Err("`countTokens` is not given exactly the contents".into()),
         };
-        Ok(format!(
-            "{}.models.countTokens({{ model: {model_text}, contents: {contents} }})",
-            model.client
-        ))
+        Ok(LegacyCount {
+            call: self.range(count),
+            client: Some(model.client.clone()),
+            model: model_text,
+            contents,
+        })
     }
 
     /// The model as the new call writes it, and its id when it is a literal.
@@ -537,20 +542,14 @@ impl Analyzer<'_> {
             .first()
             .map(|f| f.span.range())
             .ok_or("the request has no arguments")?;
-        let separator = if self.text.get(parens.clone()).is_some_and(|t| t.contains('\n')) {
-            ",\n".to_string()
-        } else {
-            ", ".to_string()
-        };
         Ok((
             LegacyRequest {
                 call: self.range(request),
                 callee: self.range(function),
-                method: "interactions.create".to_string(),
+                asynchronous: false,
                 client: Some(model.client.clone()),
                 arguments: span,
                 parens,
-                separator,
                 model: model_text,
                 contents,
                 config: MapValue {
@@ -626,8 +625,7 @@ impl Analyzer<'_> {
                     let Some(response) = self.constant(member) else {
                         return Err(self.read_problem(member, line));
                     };
-                    unit.replacements
-                        .push((self.end(load)..self.end(member), String::new()));
+                    unit.responses.push(self.end(load)..self.end(member));
                     for (read, _) in self.loads_of(&response.name, &[(response.start, response.scope)]) {
                         let text = self.member_call(read).0.and_then(|m| self.text_call(m));
                         match text {

@@ -144,8 +144,7 @@ impl Analyzer<'_> {
                     if let BindingKind::Import { statement, .. } = binding.kind
                         && unit.blocked.is_none()
                     {
-                        unit.replacements
-                            .push((self.range(statement), unit.new_import.clone()));
+                        unit.repeated_imports.push(self.range(statement));
                     }
                 }
                 units.push(unit);

@@ -5,7 +5,10 @@ use std::collections::HashSet;
 use std::ops::Range;
 
 use super::{Model, Outcome};
-use crate::api::{LegacyRequest, LegacyUnit, MapValue, line_indent, line_removal};
+use crate::api::{
+    ClientSite, FilesFunction, LegacyCount, LegacyFilesCall, LegacyImport, LegacyRequest, LegacyUnit,
+    MapValue, line_removal,
+};
 use crate::lang::bindings::Binding;
 use crate::lang::facts::Analyzer;
 use crate::lang::facts::scope::{BindingKind, Resolution};
@@ -112,25 +115,25 @@ impl Analyzer<'_> {
         if !matches!(self.kind(statement), Kind::Import(i) if i.names.len() == 1) {
             return Err("the import statement imports other names too".into());
         }
-        unit.new_import = if name == "genai" {
-            "from google import genai".to_string()
-        } else {
-            format!("from google import genai as {name}")
-        };
+        unit.imported = Some(LegacyImport::Module {
+            name: name.to_string(),
+        });
         let client = CLIENT_NAMES
             .iter()
             .find(|c| !self.name_taken(c, binding.scope))
             .ok_or("the names `client` and `genai_client` are both taken")?;
         unit.client_name = (*client).to_string();
-        unit.client = match configures.as_slice() {
-            [] => {
-                let indent = line_indent(self.text, self.start(statement));
-                let end = self.end(statement);
-                (end..end, format!("\n{indent}{client} = {name}.Client()"))
+        // The client is created where the legacy package is configured, or just after the import.
+        let (site, client_at) = match configures.as_slice() {
+            [] => (ClientSite::AfterImport, self.end(statement)),
+            [configure] => {
+                let callee = self.configure_callee(*configure, statement, name, &models)?;
+                let at = callee.start;
+                (ClientSite::Configure { callee }, at)
             }
-            [configure] => self.configure_edit(*configure, statement, client, name, &models)?,
             _ => return Err(format!("`{name}.configure` is called more than once")),
         };
+        unit.client = Some(site);
         let mut consumed = HashSet::new();
         for model in &models {
             if let Some(statement) = model.statement {
@@ -140,8 +143,7 @@ impl Analyzer<'_> {
                 unit.removals.push(line_removal(self.text, self.range(statement)));
             }
             for &count in &model.counts {
-                let replacement = self.python_count(model.call, count, &unit.client_name)?;
-                unit.replacements.push((self.range(count), replacement));
+                unit.counts.push(self.python_count(model.call, count)?);
             }
             for &request in &model.requests {
                 let (request, inlined) = self.python_request(model.call, request, &mut consumed)?;
@@ -150,13 +152,12 @@ impl Analyzer<'_> {
             }
         }
         for (member, call) in files {
-            if self.start(call) < unit.client.0.start {
+            if self.start(call) < client_at {
                 return Err(format!(
                     "`{name}.{member}` is called before the client would be created"
                 ));
             }
-            let replacement = self.files_call(member, call, client)?;
-            unit.replacements.push((self.range(call), replacement));
+            unit.files.push(self.files_call(member, call)?);
         }
         if let Some(&wrapper) = wrappers.iter().find(|&&w| !consumed.contains(&self.start(w))) {
             let callee = match self.kind(wrapper) {
@@ -224,15 +225,16 @@ impl Analyzer<'_> {
         Some((parent, slot))
     }
 
-    /// `genai.configure(api_key=K)` → `client = genai.Client(api_key=K)`: the callee replaced.
-    fn configure_edit(
+    /// The callee of `genai.configure(api_key=K)`, where the client is created (`client =
+    /// genai.Client(api_key=K)`): the call is a statement of the import's block after it, before
+    /// any model of that block is made, and given only the API key.
+    fn configure_callee(
         &self,
         configure: NodeId,
         import: NodeId,
-        client: &str,
         name: &str,
         models: &[Model],
-    ) -> Outcome<(Range<usize>, String)> {
+    ) -> Outcome<Range<usize>> {
         let statement = self
             .parent(configure)
             .filter(|&p| matches!(self.kind(p), Kind::Expr(_)))
@@ -264,12 +266,13 @@ impl Analyzer<'_> {
                 ));
             }
         }
-        Ok((self.range(c.callee), format!("{client} = {name}.Client")))
+        Ok(self.range(c.callee))
     }
 
-    /// A legacy files call (`genai.upload_file(path, mime_type=...)`) as the client's
-    /// (`client.files.upload(file=path, config={"mime_type": ...})`).
-    fn files_call(&self, member: &str, call: NodeId, client: &str) -> Outcome<String> {
+    /// A legacy files call (`genai.upload_file(path, mime_type=...)`) with its arguments, each
+    /// of which has a counterpart in the client's (`client.files.upload(file=path,
+    /// config={"mime_type": ...})`).
+    fn files_call(&self, member: &str, call: NodeId) -> Outcome<LegacyFilesCall> {
         let shown = match self.kind(call) {
             Kind::Call(c) => format!("`{}`", self.src(c.callee)),
             _ => "``".to_string(),
@@ -280,22 +283,26 @@ impl Analyzer<'_> {
         if self.has_comment(self.parens(call)) {
             return Err(format!("a comment in the arguments of {shown} would be lost"));
         }
-        let (method, first, config_keys): (&str, Option<&str>, &[&str]) = match member {
-            "upload_file" => ("upload", Some("file"), &["mime_type", "display_name", "name"]),
-            "get_file" => ("get", Some("name"), &[]),
-            "delete_file" => ("delete", Some("name"), &[]),
-            _ => ("list", None, &[]),
+        // The function, the keyword naming its file (which may come first unnamed), and the
+        // keywords the client takes as settings.
+        let (function, file, settings): (FilesFunction, Option<&str>, &[&str]) = match member {
+            "upload_file" => (
+                FilesFunction::Upload,
+                Some("path"),
+                &["mime_type", "display_name", "name"],
+            ),
+            "get_file" => (FilesFunction::Get, Some("name"), &[]),
+            "delete_file" => (FilesFunction::Delete, Some("name"), &[]),
+            _ => (FilesFunction::List, None, &[]),
         };
-        let mut out = Vec::new();
-        let mut config = Vec::new();
+        let mut arguments = Vec::new();
         for (i, arg) in args.iter().enumerate() {
             match &arg.kind {
                 ArgKind::Keyword(k) => {
-                    let value = self.src(arg.value);
+                    let value = self.range(arg.value);
                     match &*k.name {
-                        "path" if first == Some("file") => out.push(format!("file={value}")),
-                        "name" if first == Some("name") => out.push(format!("name={value}")),
-                        key if config_keys.contains(&key) => config.push(format!("\"{key}\": {value}")),
+                        key if file == Some(key) => arguments.push((None, value)),
+                        key if settings.contains(&key) => arguments.push((Some(key.to_string()), value)),
                         key => {
                             return Err(format!(
                                 "{shown} is given `{key}`, which has no counterpart in the client"
@@ -303,18 +310,15 @@ impl Analyzer<'_> {
                         }
                     }
                 }
-                _ if i == 0
-                    && let Some(first) = first =>
-                {
-                    out.push(format!("{first}={}", self.arg_src(arg)))
-                }
+                _ if i == 0 && file.is_some() => arguments.push((None, arg.span.range())),
                 _ => return Err(format!("{shown} is given an argument interlint cannot place")),
             }
         }
-        if !config.is_empty() {
-            out.push(format!("config={{{}}}", config.join(", ")));
-        }
-        Ok(format!("{client}.files.{method}({})", out.join(", ")))
+        Ok(LegacyFilesCall {
+            call: self.range(call),
+            function,
+            arguments,
+        })
     }
 
     /// The model a legacy model call names: its first positional argument or its
@@ -330,8 +334,9 @@ impl Analyzer<'_> {
         })
     }
 
-    /// `model.count_tokens(x)` → `client.models.count_tokens(model=m, contents=x)`.
-    fn python_count(&self, model: NodeId, count: NodeId, client: &str) -> Outcome<String> {
+    /// `model.count_tokens(x)`, which becomes `client.models.count_tokens(model=m, contents=x)`:
+    /// the model's name and the contents as written.
+    fn python_count(&self, model: NodeId, count: NodeId) -> Outcome<LegacyCount> {
         self.plain_args(model)
             .ok_or("the model's arguments are not a plain list")?;
         let (written, node) = self
@@ -346,18 +351,21 @@ impl Analyzer<'_> {
         }
         let contents = match args {
             [one] => match &one.kind {
-                ArgKind::Keyword(k) if &*k.name == "contents" => self.src(one.value),
+                ArgKind::Keyword(k) if &*k.name == "contents" => self.range(one.value),
                 ArgKind::Keyword(_) => {
                     return Err("`count_tokens` is given an argument other than the contents".into());
                 }
-                ArgKind::Positional => self.arg_src(one),
+                ArgKind::Positional => one.span.range(),
                 _ => return Err("`count_tokens` is not given exactly the contents".into()),
             },
             _ => return Err("`count_tokens` is not given exactly the contents".into()),
         };
-        Ok(format!(
-            "{client}.models.count_tokens(model={model_text}, contents={contents})"
-        ))
+        Ok(LegacyCount {
+            call: self.range(count),
+            client: None,
+            model: model_text,
+            contents,
+        })
     }
 
     /// A legacy request with the model's settings merged, and the bindings its config inlines.
@@ -463,15 +471,6 @@ impl Analyzer<'_> {
             return Err("a comment inside the call's arguments would be lost".into());
         }
         let parens = self.parens(request);
-        let separator = if self
-            .text
-            .get(parens.start..span.start)
-            .is_some_and(|t| t.contains('\n'))
-        {
-            format!(",\n{}", line_indent(self.text, span.start))
-        } else {
-            ", ".to_string()
-        };
         let mut inlined = Vec::new();
         let mut entries = Vec::new();
         let mut generation_keys: Vec<String> = Vec::new();
@@ -482,15 +481,10 @@ impl Analyzer<'_> {
             LegacyRequest {
                 call: self.range(request),
                 callee: self.range(function),
-                method: if asynchronous {
-                    "aio.interactions.create".to_string()
-                } else {
-                    "interactions.create".to_string()
-                },
+                asynchronous,
                 client: None,
                 arguments: span,
                 parens,
-                separator,
                 model: model_text,
                 contents,
                 config: MapValue {

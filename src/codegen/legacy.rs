@@ -1,0 +1,364 @@
+//! The rewrite of a legacy-client unit ([`LegacyUnit`]) as code of the current package: the
+//! import, a client where the legacy package was configured, and every request made through the
+//! unit's models as an interactions call with the model's settings merged by the request-field
+//! table; the token counts and file calls through the client, the other clients made with the
+//! current class. One fix, shared by the unit's findings: all of it applies or none.
+//!
+//! The unit says what is there and where; the current package's words are here.
+
+use std::ops::Range;
+
+use crate::api::{
+    Call, ClientSite, FilesFunction, LegacyClient, LegacyCount, LegacyFilesCall, LegacyImport, LegacyRequest,
+    LegacyUnit, line_indent,
+};
+use crate::diagnostic::Edit;
+use crate::lang::{Document, Module};
+use crate::tables::Tables;
+
+use super::request::{Dialect, place_entries};
+
+/// The current package's module (Python) and package (JavaScript), and the JavaScript client's
+/// class.
+const PYTHON_MODULE: &str = "genai";
+const JAVASCRIPT_PACKAGE: &str = "@google/genai";
+const JAVASCRIPT_CLASS: &str = "GoogleGenAI";
+
+/// A unit and the text its offsets point into: the document's, or (in a notebook) the module
+/// its code cells make.
+pub struct Found<'d> {
+    pub unit: &'d LegacyUnit,
+    text: &'d str,
+    comments: &'d [Range<usize>],
+    module: Option<&'d Module>,
+}
+
+/// The unit a legacy create-content call belongs to, if any.
+pub fn unit_of<'d>(call: &Call, doc: &'d Document) -> Option<Found<'d>> {
+    if let Some((module, base)) = &doc.module {
+        let range = call.range.start + base..call.range.end + base;
+        let facts = module.doc.facts();
+        let unit = facts.legacy.iter().find(|u| u.calls.contains(&range))?;
+        return Some(Found {
+            unit,
+            text: &module.doc.text,
+            comments: &facts.comments,
+            module: Some(module),
+        });
+    }
+    let facts = doc.facts();
+    let unit = facts.legacy.iter().find(|u| u.calls.contains(&call.range))?;
+    Some(Found {
+        unit,
+        text: &doc.text,
+        comments: &facts.comments,
+        module: None,
+    })
+}
+
+/// The edits migrating the unit (in the file's offsets when `in_file`), or why it cannot be
+/// migrated.
+pub fn rewrite_unit(found: &Found, dialect: Dialect, settings: &Tables) -> Result<(Vec<Edit>, bool), String> {
+    let unit = found.unit;
+    if let Some(reason) = &unit.blocked {
+        return Err(reason.clone());
+    }
+    let text = found.text;
+    let has_comment_in = |r: &Range<usize>| {
+        found
+            .comments
+            .iter()
+            .any(|c| c.start >= r.start && c.end <= r.end)
+    };
+    let (Some(import), Some((client_range, client_text))) =
+        (import_code(unit, text), client_code(unit, text))
+    else {
+        return Err("the unit's import or client is not known".into());
+    };
+    let mut edits = Vec::new();
+    // The client is created in place of the configure call, or just after the import.
+    if client_range.is_empty() && client_range.start == unit.import.end {
+        edits.push(Edit::replace(
+            unit.import.clone(),
+            format!("{import}{client_text}"),
+        ));
+    } else {
+        edits.push(Edit::replace(unit.import.clone(), import));
+        edits.push(Edit::replace(client_range, client_text));
+    }
+    for removal in &unit.removals {
+        if has_comment_in(removal) {
+            return Err("a comment in a removed statement would be lost".into());
+        }
+        edits.push(Edit::replace(removal.clone(), ""));
+    }
+    for (range, replacement) in replacements(unit, text, dialect) {
+        edits.push(Edit::replace(range, replacement));
+    }
+    // The legacy answer read after a result (`.response.text()`) becomes the interaction's.
+    let answer = dialect.answer_text("");
+    for range in &unit.answers {
+        edits.push(Edit::replace(range.clone(), answer.clone()));
+    }
+    for request in &unit.requests {
+        let newest = request
+            .model_id
+            .as_deref()
+            .is_some_and(|id| settings.is_newest_generation(id));
+        let placed = place_entries(&request.config, newest, text, settings, dialect)?;
+        let written = text.get(request.contents.range.clone()).unwrap_or_default();
+        let converted = crate::codegen::request::input_value(&request.contents, text, dialect)?;
+        let contents = converted.as_deref().unwrap_or(written);
+        let mut arguments = vec![
+            dialect.argument("model", &request.model),
+            dialect.argument("input", contents),
+        ];
+        arguments.extend(placed.arguments);
+        if request.stream {
+            arguments.push(dialect.argument("stream", dialect.true_value()));
+        }
+        let client = request.client.as_deref().unwrap_or(&unit.client_name);
+        edits.push(Edit::replace(
+            request.callee.clone(),
+            format!("{client}.{}", method(request)),
+        ));
+        edits.push(arguments_edit(request, &arguments, client, text, dialect));
+        for statement in placed.inlined {
+            edits.push(Edit::replace(crate::api::line_removal(text, statement), ""));
+        }
+    }
+    edits.sort_by_key(|e| (e.range.start, e.range.end));
+    edits.dedup();
+    if edits.windows(2).any(|w| w[0].range.end > w[1].range.start) {
+        return Err("the unit's edits overlap".into());
+    }
+    match found.module {
+        Some(module) => module
+            .file_edits(&edits)
+            .map(|edits| (edits, true))
+            .ok_or_else(|| "the edits cannot be carried into the notebook's cells".to_string()),
+        None => Ok((edits, false)),
+    }
+}
+
+/// The statement importing the current package in place of the legacy import: Python's
+/// `from google import genai` (under the legacy name when it is not `genai`), or JavaScript's
+/// statement as written with the class and the package renamed; `None` when the unit's import
+/// is not known (a unit blocked before it was read).
+pub fn import_code(unit: &LegacyUnit, text: &str) -> Option<String> {
+    Some(match unit.imported.as_ref()? {
+        LegacyImport::Module { name } if name == PYTHON_MODULE => {
+            format!("from google import {PYTHON_MODULE}")
+        }
+        LegacyImport::Module { name } => format!("from google import {PYTHON_MODULE} as {name}"),
+        LegacyImport::Class { class, package, .. } => {
+            let start = unit.import.start;
+            let mut written = text.get(unit.import.clone()).unwrap_or_default().to_string();
+            let mut renames = [(class, JAVASCRIPT_CLASS), (package, JAVASCRIPT_PACKAGE)];
+            // From the end, so that the first rename does not move the second.
+            renames.sort_by_key(|(r, _)| std::cmp::Reverse(r.start));
+            for (range, replacement) in renames {
+                let relative = range.start.saturating_sub(start)..range.end.saturating_sub(start);
+                if written.get(relative.clone()).is_some() {
+                    written.replace_range(relative, replacement);
+                }
+            }
+            written
+        }
+    })
+}
+
+/// The statement importing the current package in place of the unit's legacy import, for the
+/// fix's title.
+pub fn new_import(found: &Found) -> String {
+    import_code(found.unit, found.text).unwrap_or_default()
+}
+
+/// The client's creation: the text replacing the `configure` callee or the legacy `new`
+/// expression, or inserted at the import's end on a line of its own; `None` when the unit's
+/// import or client is not known.
+pub fn client_code(unit: &LegacyUnit, text: &str) -> Option<(Range<usize>, String)> {
+    let imported = unit.imported.as_ref()?;
+    let client = &unit.client_name;
+    Some(match unit.client.as_ref()? {
+        ClientSite::AfterImport => {
+            let indent = line_indent(text, unit.import.start);
+            let name = module_name(imported);
+            let end = unit.import.end;
+            (end..end, format!("\n{indent}{client} = {name}.Client()"))
+        }
+        ClientSite::Configure { callee } => {
+            let name = module_name(imported);
+            (callee.clone(), format!("{client} = {name}.Client"))
+        }
+        ClientSite::New(creation) => new_client(creation, imported, text),
+    })
+}
+
+/// The unit's other code, each the text replacing a range: the other clients, the token counts,
+/// the file calls, the `.response` reads dropped and the repeated imports.
+pub fn replacements(unit: &LegacyUnit, text: &str, dialect: Dialect) -> Vec<(Range<usize>, String)> {
+    let mut out = Vec::new();
+    if let Some(imported) = &unit.imported {
+        out.extend(unit.other_clients.iter().map(|c| new_client(c, imported, text)));
+    }
+    out.extend(
+        unit.counts
+            .iter()
+            .map(|c| count_code(c, &unit.client_name, text, dialect)),
+    );
+    out.extend(unit.files.iter().map(|c| files_code(c, &unit.client_name, text)));
+    out.extend(unit.responses.iter().map(|r| (r.clone(), String::new())));
+    if let Some(import) = import_code(unit, text) {
+        out.extend(unit.repeated_imports.iter().map(|r| (r.clone(), import.clone())));
+    }
+    out
+}
+
+/// The name the current package's module is bound to, for a Python client's creation (a
+/// JavaScript unit's client is made with `new`, by [`new_client`]).
+fn module_name(imported: &LegacyImport) -> &str {
+    match imported {
+        LegacyImport::Module { name } => name,
+        LegacyImport::Class { .. } => PYTHON_MODULE,
+    }
+}
+
+/// `new GoogleGenerativeAI(KEY)` → `new GoogleGenAI({ apiKey: KEY })`, with the class's alias
+/// when the import binds one.
+fn new_client(creation: &LegacyClient, imported: &LegacyImport, text: &str) -> (Range<usize>, String) {
+    let options = match &creation.key {
+        None => "{}".to_string(),
+        Some(key) => match text.get(key.clone()).unwrap_or_default() {
+            "apiKey" => "{ apiKey }".to_string(),
+            key => format!("{{ apiKey: {key} }}"),
+        },
+    };
+    let class = match imported {
+        LegacyImport::Class {
+            alias: Some(alias), ..
+        } => alias.as_str(),
+        _ => JAVASCRIPT_CLASS,
+    };
+    (creation.creation.clone(), format!("new {class}({options})"))
+}
+
+/// A model's token count through the client's models: `client.models.count_tokens(model=m,
+/// contents=x)`, `client.models.countTokens({ model: m, contents: x })`.
+fn count_code(count: &LegacyCount, own_client: &str, text: &str, dialect: Dialect) -> (Range<usize>, String) {
+    let client = count.client.as_deref().unwrap_or(own_client);
+    let model = &count.model;
+    let contents = text.get(count.contents.clone()).unwrap_or_default();
+    let call = match dialect {
+        Dialect::JavaScript => {
+            format!("{client}.models.countTokens({{ model: {model}, contents: {contents} }})")
+        }
+        _ => format!("{client}.models.count_tokens(model={model}, contents={contents})"),
+    };
+    (count.call.clone(), call)
+}
+
+/// A legacy files call (`genai.upload_file(path, mime_type=...)`) as the client's
+/// (`client.files.upload(file=path, config={"mime_type": ...})`).
+fn files_code(call: &LegacyFilesCall, client: &str, text: &str) -> (Range<usize>, String) {
+    let (method, file) = match call.function {
+        FilesFunction::Upload => ("upload", "file"),
+        FilesFunction::Get => ("get", "name"),
+        FilesFunction::Delete => ("delete", "name"),
+        FilesFunction::List => ("list", "name"),
+    };
+    let mut arguments = Vec::new();
+    let mut config = Vec::new();
+    for (key, value) in &call.arguments {
+        let value = text.get(value.clone()).unwrap_or_default();
+        match key {
+            None => arguments.push(format!("{file}={value}")),
+            Some(key) => config.push(format!("\"{key}\": {value}")),
+        }
+    }
+    if !config.is_empty() {
+        arguments.push(format!("config={{{}}}", config.join(", ")));
+    }
+    (
+        call.call.clone(),
+        format!("{client}.files.{method}({})", arguments.join(", ")),
+    )
+}
+
+/// The client's method a request calls.
+pub fn method(request: &LegacyRequest) -> &'static str {
+    if request.asynchronous {
+        "aio.interactions.create"
+    } else {
+        "interactions.create"
+    }
+}
+
+/// What goes between two arguments of a request: `, `, or, when the arguments start on a line
+/// of their own, a line break (with the first argument's indent in Python).
+pub fn separator(request: &LegacyRequest, text: &str, dialect: Dialect) -> String {
+    match dialect {
+        Dialect::JavaScript if text.get(request.parens.clone()).is_some_and(|t| t.contains('\n')) => {
+            ",\n".to_string()
+        }
+        Dialect::JavaScript => ", ".to_string(),
+        _ if text
+            .get(request.parens.start..request.arguments.start)
+            .is_some_and(|t| t.contains('\n')) =>
+        {
+            format!(",\n{}", line_indent(text, request.arguments.start))
+        }
+        _ => ", ".to_string(),
+    }
+}
+
+/// A line longer than this is broken, one argument per line (the common formatters' width:
+/// black's for Python, prettier's for JavaScript).
+fn line_width(dialect: Dialect) -> usize {
+    match dialect {
+        Dialect::JavaScript => 80,
+        _ => 88,
+    }
+}
+
+/// The new arguments in place of the old: joined as the old were, or, when the call was on one
+/// line and would grow past the [`line_width`], one per line. JavaScript's are the properties of
+/// one request object.
+fn arguments_edit(
+    request: &LegacyRequest,
+    arguments: &[String],
+    client: &str,
+    text: &str,
+    dialect: Dialect,
+) -> Edit {
+    let object = dialect == Dialect::JavaScript;
+    let separator = separator(request, text, dialect);
+    let joined = if object {
+        format!("{{ {} }}", arguments.join(", "))
+    } else {
+        arguments.join(&separator)
+    };
+    let one_line = !separator.contains('\n');
+    let line_start = text[..request.callee.start].rfind('\n').map_or(0, |i| i + 1);
+    let line_end = text[request.parens.end..]
+        .find('\n')
+        .map_or(text.len(), |i| request.parens.end + i);
+    let width = (request.callee.start - line_start)
+        + client.len()
+        + method(request).len()
+        + 3
+        + joined.len()
+        + (line_end - request.parens.end);
+    if (!one_line && !object) || width <= line_width(dialect) {
+        return Edit::replace(request.arguments.clone(), joined);
+    }
+    let indent = crate::api::line_indent(text, request.callee.start);
+    let step = if object { "  " } else { "    " };
+    let inner = format!("{indent}{step}");
+    let lines: Vec<String> = arguments.iter().map(|a| format!("{inner}{a},")).collect();
+    let (open, close) = if object { ("({", "})") } else { ("(", ")") };
+    Edit::replace(
+        request.parens.clone(),
+        format!("{open}\n{}\n{indent}{close}", lines.join("\n")),
+    )
+}

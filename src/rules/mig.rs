@@ -1,0 +1,126 @@
+//! Helpers the MIG rules share: the words that tie a file to the API, the config of a request,
+//! its thinking budget, and the rewrite of a call a rule found (the rewrite itself is
+//! [`crate::codegen::request`]'s).
+
+use crate::api::{Call, CallKind, Entry, MapValue, ValueKind};
+use crate::codegen::request::{Rewritten, rewrite_to_interactions};
+use crate::lang::Document;
+use crate::request_fields::snake_case;
+use crate::tables::Tables as Settings;
+
+/// The names of the argument holding a request's generation settings (the legacy JavaScript
+/// client spells it `generationConfig`).
+pub fn config_arguments(kind: CallKind) -> &'static [&'static str] {
+    match kind {
+        CallKind::Create | CallKind::CreateStream | CallKind::ChatCreate => &["config"],
+        CallKind::Interactions
+        | CallKind::LegacyCreate { .. }
+        | CallKind::LegacyModel
+        | CallKind::StartChat
+        | CallKind::Rest { .. } => &["generation_config", "generationConfig"],
+        CallKind::SendMessage => &[],
+    }
+}
+
+/// The words that tie a file to the API: a MIG rule runs only on a file that holds one (its
+/// triggers alone may be ordinary words). Call names and body keys (rules/endpoint.toml), the
+/// client packages and their modules (rules/clients.toml, with `import genai` for `from google
+/// import genai`), and every model id the rules know, deprecated or of the newest generation.
+pub fn anchors(settings: &Settings) -> Option<Vec<String>> {
+    let endpoint = &crate::endpoint::MATCHER.endpoint;
+    let mut words: Vec<String> = endpoint.anchors.calls.clone();
+    words.extend(endpoint.anchors.bodies.iter().cloned());
+    words.extend(endpoint.predecessor.methods.iter().cloned());
+    words.extend(endpoint.predecessor.stream_methods.iter().cloned());
+    words.push(endpoint.interactions.path.clone());
+    words.extend(client_words(settings));
+    for packages in [&settings.clients.python, &settings.clients.javascript] {
+        words.extend(packages.current_modules.iter().cloned());
+        for module in packages.current_modules.iter().chain(&packages.legacy_modules) {
+            if let Some((_, leaf)) = module.rsplit_once('.') {
+                words.push(format!("import {leaf}"));
+            }
+        }
+        words.extend(packages.other_legacy_modules.iter().cloned());
+    }
+    words.extend(settings.matcher.spellings.iter().cloned());
+    for newest in &settings.models.newest_generation {
+        words.extend(
+            settings
+                .prefixes
+                .iter()
+                .map(|p| crate::models::with_prefix(newest, p)),
+        );
+    }
+    Some(words)
+}
+
+/// The client packages, current and legacy, as installed and as imported (`google-genai`,
+/// `google_genai`, `google.generativeai`, `@google/genai`).
+pub fn client_words(settings: &Settings) -> Vec<String> {
+    let (p, js) = (&settings.clients.python, &settings.clients.javascript);
+    let mut words: Vec<String> = [p, js]
+        .iter()
+        .flat_map(|packages| {
+            packages
+                .current
+                .iter()
+                .chain(&packages.legacy)
+                .chain(&packages.legacy_modules)
+        })
+        .cloned()
+        .collect();
+    // `google_genai`, `google.genai` spell the same package.
+    words.extend(words.clone().iter().map(|w| w.replace('-', "_")));
+    words
+}
+
+/// A request's config map and whether it may be edited in place (a literal in the call, or a
+/// literal bound once in the same scope and used only here).
+pub fn config_map(call: &Call) -> Option<(&Entry, &MapValue, bool)> {
+    let entry = config_arguments(call.kind)
+        .iter()
+        .find_map(|name| call.arg(name))?;
+    match &entry.value.kind {
+        ValueKind::Map(map) => Some((entry, map, true)),
+        ValueKind::Name(name) => {
+            let map = name.value.as_ref()?.as_map()?;
+            Some((entry, map, name.single_use))
+        }
+        _ => None,
+    }
+}
+
+/// The thinking level a `thinking_config` / `thinking_budget` value maps to.
+pub fn thinking_budget(entry: &Entry) -> Option<i64> {
+    match &entry.value.kind {
+        ValueKind::Int(n) => Some(*n),
+        ValueKind::Map(map) => {
+            let budget = map
+                .entries
+                .iter()
+                .find(|e| snake_case(&e.key) == "thinking_budget")?;
+            match budget.value.kind {
+                ValueKind::Int(n) => Some(n),
+                _ => None,
+            }
+        }
+        _ => None,
+    }
+}
+
+/// [`rewrite_to_interactions`] of a call found by a rule, except in the current package's own
+/// code and tests, which call the create-content method by design (`own_current` caches that
+/// answer for the document).
+pub fn rewrite_found_call(
+    call: &Call,
+    doc: &Document,
+    cx: &crate::registry::RuleContext,
+    own_current: &mut Option<bool>,
+    stream: bool,
+) -> Result<Rewritten, String> {
+    if super::mig011_client_package::own_current_code(cx, doc, own_current) {
+        return Err(super::mig011_client_package::OWN_CURRENT_CODE.to_string());
+    }
+    rewrite_to_interactions(call, doc, cx.settings, stream)
+}
