@@ -151,53 +151,48 @@ fn code_cells(cells: Vec<CodeCell>) -> (Vec<Option<CellDocument>>, Option<Module
     }
     let lowered = super::python::lower::lower_cells(&text, &ranges, whole)
         .filter(|(trees, _)| trees.iter().all(|t| super::ir::repeated_keywords(t) == 0));
-    let Some((trees, module_tree)) = lowered else {
-        let docs: Vec<CellDocument> = cells
-            .into_iter()
-            .zip(alone)
-            .map(|(cell, doc)| match doc {
-                Some(doc) => cell.document(doc),
-                None => {
-                    let doc = super::python::parse_cell(cell.content.clone());
-                    cell.document(doc)
-                }
+    let parsed_once = lowered.is_some();
+    // Each cell's tree from the module's parse; none where the cells are read alone.
+    let mut trees: Vec<Option<super::ir::Tree>> = cells.iter().map(|_| None).collect();
+    let module = match lowered {
+        Some((cell_trees, module_tree)) => {
+            let mut bases = vec![None; cells.len()];
+            for ((&i, range), tree) in joined.iter().zip(&ranges).zip(cell_trees) {
+                bases[i] = Some(range.start);
+                trees[i] = Some(tree);
+            }
+            module_tree.map(|tree| {
+                let module_cells = joined
+                    .iter()
+                    .zip(&ranges)
+                    .map(|(&i, range)| super::ModuleCell {
+                        base: range.start,
+                        len: range.len(),
+                        map: Some(cells[i].map.clone()),
+                    })
+                    .collect();
+                let doc = super::python::document(text, tree);
+                let module = super::Module {
+                    doc,
+                    cells: module_cells,
+                };
+                (std::rc::Rc::new(module), bases)
             })
-            .collect();
-        let module = whole.then(|| module_of(&docs)).flatten();
-        return (docs.into_iter().map(Some).collect(), module);
+        }
+        None => None,
     };
-    let mut bases = vec![None; cells.len()];
-    for (&i, range) in joined.iter().zip(&ranges) {
-        bases[i] = Some(range.start);
-    }
-    let module = module_tree.map(|tree| {
-        let module_cells = joined
-            .iter()
-            .zip(&ranges)
-            .map(|(&i, range)| super::ModuleCell {
-                base: range.start,
-                len: range.len(),
-                map: Some(cells[i].map.clone()),
-            })
-            .collect();
-        let doc = super::python::document(text, tree);
-        (
-            std::rc::Rc::new(super::Module {
-                doc,
-                cells: module_cells,
-            }),
-            bases,
-        )
-    });
-    for (&i, tree) in joined.iter().zip(trees) {
-        alone[i] = Some(super::python::document(cells[i].content.clone(), tree));
-    }
-    let docs = cells
+    let docs: Vec<CellDocument> = cells
         .into_iter()
-        .zip(alone)
-        .map(|(cell, doc)| doc.map(|doc| cell.document(doc)))
+        .zip(trees)
+        .zip(alone.iter_mut())
+        .map(|((cell, tree), alone)| cell.document(tree, alone.take()))
         .collect();
-    (docs, module)
+    // The module of the cells that parse alone, when the joined cells did not parse.
+    let module = match parsed_once {
+        true => module,
+        false => whole.then(|| module_of(&docs)).flatten(),
+    };
+    (docs.into_iter().map(Some).collect(), module)
 }
 
 /// Whether a code cell is Python throughout: it has no cell magic, or one whose body is Python
@@ -216,9 +211,15 @@ fn python_cell(content: &str) -> bool {
 }
 
 impl CodeCell {
-    /// The cell's document, placed in the notebook, from its parsed text.
-    fn document(self, doc: Document) -> CellDocument {
+    /// The cell's document, placed in the notebook: from its tree in the module's parse, else
+    /// as it was read alone, else read alone now.
+    fn document(self, tree: Option<super::ir::Tree>, alone: Option<Document>) -> CellDocument {
         let shown: std::sync::Arc<str> = std::sync::Arc::from(self.content.as_str());
+        let doc = match (tree, alone) {
+            (Some(tree), _) => super::python::document(self.content, tree),
+            (None, Some(doc)) => doc,
+            (None, None) => super::python::parse_cell(self.content),
+        };
         let mut docs = super::placed(vec![doc], &self.map, Some((self.index, shown)));
         let doc = docs
             .pop()

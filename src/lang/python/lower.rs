@@ -77,42 +77,39 @@ fn lower_part(body: &[Stmt], tokens: &Tokens, range: Range<usize>, errors: usize
         .filter(|t| t.kind() == TokenKind::Comment)
         .map(|t| lowering.span(t.range()))
         .collect();
-    let body = lowering.suite(body);
-    let mut tree = lowering
-        .b
-        .finish(body, Span::new(0, range.len()), comments, errors);
     // Strings (an f-string or t-string from its start to its end, whatever it nests) and names.
-    let at = |offset: TextSize| offset.to_u32().saturating_sub(base);
+    let mut strings = Vec::new();
+    let mut identifiers = Vec::new();
     let mut depth = 0usize;
     let mut open = 0u32;
     for t in tokens {
         match t.kind() {
             TokenKind::FStringStart | TokenKind::TStringStart => {
                 if depth == 0 {
-                    open = at(t.start());
+                    open = lowering.at(t.start());
                 }
                 depth += 1;
             }
             TokenKind::FStringEnd | TokenKind::TStringEnd => {
                 depth = depth.saturating_sub(1);
                 if depth == 0 {
-                    tree.strings.push(Span {
+                    strings.push(Span {
                         start: open,
-                        end: at(t.end()),
+                        end: lowering.at(t.end()),
                     });
                 }
             }
-            TokenKind::String if depth == 0 => tree.strings.push(Span {
-                start: at(t.start()),
-                end: at(t.end()),
-            }),
-            TokenKind::Name => tree.identifiers.push(Span {
-                start: at(t.start()),
-                end: at(t.end()),
-            }),
+            TokenKind::String if depth == 0 => strings.push(lowering.span(t.range())),
+            TokenKind::Name => identifiers.push(lowering.span(t.range())),
             _ => {}
         }
     }
+    let body = lowering.suite(body);
+    let mut tree = lowering
+        .b
+        .finish(body, Span::new(0, range.len()), comments, errors);
+    tree.strings = strings;
+    tree.identifiers = identifiers;
     tree
 }
 
