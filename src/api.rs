@@ -90,6 +90,9 @@ pub struct Call {
     /// Arguments sit on their own lines, indented like this.
     pub arg_indent: Option<String>,
     pub model: ModelRef,
+    /// A current-client request's result in its module (the migration unit's reads); `None`
+    /// for the other kinds of call.
+    pub result: Option<Box<ResultUses>>,
 }
 
 impl Call {
@@ -145,6 +148,7 @@ impl Call {
             insert_at,
             arg_indent,
             model,
+            result: None,
         }
     }
 
@@ -368,6 +372,44 @@ pub struct Read {
     /// The read names the answer's path alone, with no receiver in code (a `jq` filter over a
     /// response body): its rewrite is offered, as unsafe, before the request is migrated.
     pub detached: bool,
+}
+
+/// What a program does with a request's result in its module: the migration unit of the
+/// request. A request is rewritten together with every read of its result, or not at all.
+#[derive(Clone, Debug, Default)]
+pub struct ResultUses {
+    pub uses: Vec<ResultUse>,
+}
+
+#[derive(Clone, Debug)]
+pub enum ResultUse {
+    /// A read of the result the old way (`response.text`, `response.usage_metadata`, ...).
+    Read(Read),
+    /// Another attribute or method of the result (`response.prompt_feedback`): `range` is the
+    /// whole chain read from it, `name` the attribute.
+    Member { range: Range<usize>, name: String },
+    /// The result leaves what interlint follows, or is used in a way it does not rewrite
+    /// (passed to a function, returned, stored): where, and how, for the message.
+    Escape { range: Range<usize>, how: String },
+    /// A stream's loop over its chunks (`for chunk in stream:`), with the reads of each chunk.
+    Loop(StreamLoop),
+}
+
+/// A loop over a stream's chunks, and what it reads of each.
+#[derive(Clone, Debug)]
+pub struct StreamLoop {
+    /// The loop statement.
+    pub range: Range<usize>,
+    /// The name each chunk is bound to.
+    pub chunk: String,
+    /// Where a statement goes first in the body, with the indentation of the body's lines: the
+    /// start of the first statement (Python), or just after the block's `{` (JavaScript).
+    pub body_start: usize,
+    pub indent: String,
+    /// The chunk's reads the old way (`chunk.text`).
+    pub reads: Vec<Read>,
+    /// Other uses of a chunk, as [`ResultUse::Member`] and [`ResultUse::Escape`].
+    pub other: Vec<ResultUse>,
 }
 
 /// A typed wrapper object construction (`types.GenerateContentConfig(...)`).

@@ -526,7 +526,7 @@ def summarize(text):
         input=text,
         generation_config={"thinking_level": "low"},
     )
-    return response.steps[-1].content[0].text
+    return response.output_text
 "#;
     assert_migration("py", BEFORE, SAFE, ALL);
 }
@@ -560,7 +560,7 @@ console.log(response.text);
   input: prompt,
   generation_config: { thinking_level: "minimal" },
 });
-console.log(response.steps.at(-1).content[0].text);
+console.log(response.output_text);
 "#;
     for ext in ["ts", "js", "tsx", "mjs"] {
         assert_migration(ext, BEFORE, SAFE, ALL);

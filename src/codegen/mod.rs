@@ -11,3 +11,4 @@ pub mod legacy;
 pub mod request;
 pub mod stdout;
 pub mod structured_output;
+pub mod unit;

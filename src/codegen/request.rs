@@ -83,11 +83,15 @@ impl Dialect {
         }
     }
 
-    /// How an interactions result's answer text is read (JavaScript has no negative index).
+    /// How an interactions result's answer text is read. The client libraries add
+    /// `output_text` to an interaction (the text of its last model output, `Optional[str]` /
+    /// `string | undefined` as the old `text` was) and it type-checks, where
+    /// `steps[-1].content[0].text` does not (`content` is on some step kinds only). A response
+    /// body read by a `jq` filter has only what the service sends: its last step's text.
     pub fn answer_text(self, receiver: &str) -> String {
         match self {
-            Dialect::Python | Dialect::Json => format!("{receiver}.steps[-1].content[0].text"),
-            Dialect::JavaScript => format!("{receiver}.steps.at(-1).content[0].text"),
+            Dialect::Python | Dialect::JavaScript => format!("{receiver}.output_text"),
+            Dialect::Json => format!("{receiver}.steps[-1].content[0].text"),
         }
     }
 
@@ -157,14 +161,16 @@ pub fn rewrite_to_interactions(
             .iter()
             .find(|c| c.range == range && c.kind == call.kind)
         {
-            let edits = rewrite_in_document(whole, &module.doc, settings, stream)?;
+            let place = |offset| module.place(offset);
+            let edits = rewrite_in_document(whole, &module.doc, settings, stream, &place)?;
             return module
                 .file_edits(&edits)
                 .map(|edits| Rewritten { edits, in_file: true })
                 .ok_or_else(|| "the edits cannot be carried into the notebook's cells".to_string());
         }
     }
-    rewrite_in_document(call, doc, settings, stream).map(|edits| Rewritten {
+    let place = |offset| super::unit::place(doc, offset);
+    rewrite_in_document(call, doc, settings, stream, &place).map(|edits| Rewritten {
         edits,
         in_file: false,
     })
@@ -175,6 +181,7 @@ fn rewrite_in_document(
     doc: &Document,
     settings: &Settings,
     stream: bool,
+    place: &dyn Fn(usize) -> String,
 ) -> Result<Vec<Edit>, String> {
     // A config several calls share: they are rewritten together and its binding goes.
     if let Some(config) = call.arg("config")
@@ -206,6 +213,7 @@ fn rewrite_in_document(
                 )
             })?;
             edits.extend(rewritten);
+            edits.extend(super::unit::result_edits(other, doc, settings, place)?);
         }
         let statement = crate::api::line_removal(&doc.text, shared.statement.clone());
         if facts.has_comment_in(&statement) {
@@ -225,7 +233,16 @@ fn rewrite_in_document(
         }
         return Ok(edits);
     }
-    rewrite_one(call, doc, settings, stream, false)
+    let mut edits = rewrite_one(call, doc, settings, stream, false)?;
+    let reads = super::unit::result_edits(call, doc, settings, place)?;
+    if !reads.is_empty() {
+        edits.extend(reads);
+        edits.sort_by_key(|e| (e.range.start, e.range.end));
+        if edits.windows(2).any(|w| w[0].range.end > w[1].range.start) {
+            return Err("the rewrites of the request and of its result's reads overlap".into());
+        }
+    }
+    Ok(edits)
 }
 
 /// One call's rewrite; `shared`: a config shared with other calls may be read (its binding is

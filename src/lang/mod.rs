@@ -393,12 +393,33 @@ pub struct Module {
 /// Where a cell's text lies in its module, and how its offsets reach the file.
 #[derive(Debug)]
 pub struct ModuleCell {
+    /// 1-based index of the cell in the notebook.
+    pub number: usize,
     pub base: usize,
     pub len: usize,
     pub map: Option<OffsetMap>,
 }
 
 impl Module {
+    /// Where an offset of the module is, for a message: `cell 3, line 2`.
+    pub fn place(&self, offset: usize) -> String {
+        let text = &self.doc.text;
+        match self
+            .cells
+            .iter()
+            .find(|c| c.base <= offset && offset <= c.base + c.len)
+        {
+            Some(cell) => {
+                let line = text.get(cell.base..offset).map_or(0, |t| t.matches('\n').count()) + 1;
+                format!("cell {}, line {line}", cell.number)
+            }
+            None => format!(
+                "line {}",
+                text.get(..offset).map_or(0, |t| t.matches('\n').count()) + 1
+            ),
+        }
+    }
+
     /// Module edits as edits of the file: each carried through its cell's map; `None` when one
     /// spans cells or cannot be carried exactly.
     pub fn file_edits(&self, edits: &[crate::diagnostic::Edit]) -> Option<Vec<crate::diagnostic::Edit>> {

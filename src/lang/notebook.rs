@@ -166,6 +166,7 @@ fn code_cells(cells: Vec<CodeCell>) -> (Vec<Option<CellDocument>>, Option<Module
                     .iter()
                     .zip(&ranges)
                     .map(|(&i, range)| super::ModuleCell {
+                        number: cells[i].index,
                         base: range.start,
                         len: range.len(),
                         map: Some(cells[i].map.clone()),
@@ -394,6 +395,7 @@ fn module_of(docs: &[CellDocument]) -> Option<ModuleOf> {
         let base = text.len();
         text.push_str(&cell.doc.text);
         cells.push(super::ModuleCell {
+            number: cell.doc.cell.as_ref().map_or(0, |c| c.index),
             base,
             len: cell.doc.text.len(),
             map: cell.doc.map.clone(),

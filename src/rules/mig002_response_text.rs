@@ -124,28 +124,21 @@ fn usage_read(read: &crate::api::Read, member: Option<(usize, usize)>, doc: &Doc
         _ => written_receiver,
     };
     let written = doc.text.get(read.range.clone()).unwrap_or_default();
-    let member_name = member.and_then(|(start, end)| doc.text.get(start..end));
     let message = format!(
         "`{written}` reads the token counts the predecessor way; an interaction has `{}`",
         usage.field
     );
     let diagnostic = Diagnostic::new(&META, Severity::Error, message, read.range.clone());
     let migrated = read.origin == Origin::Interaction && read.all_interactions;
-    let (range, new) = match (member, member_name) {
-        (Some((_, end)), Some(name)) => match usage.names.get(&crate::request_fields::snake_case(name)) {
-            Some(renamed) => (
-                read.range.start..end,
-                format!("{receiver}.{}.{renamed}", usage.field),
-            ),
-            None => {
-                cx.report(diagnostic.with_suggestion(format!(
-                    "Read the interaction's `{receiver}.{}`; `{name}` has no counterpart there",
-                    usage.field
-                )));
-                return;
-            }
-        },
-        _ => (read.range.clone(), format!("{receiver}.{}", usage.field)),
+    let (range, new) = match crate::codegen::unit::usage_read(read, member, receiver, &doc.text, usage) {
+        Ok(rewrite) => rewrite,
+        Err(name) => {
+            cx.report(diagnostic.with_suggestion(format!(
+                "Read the interaction's `{receiver}.{}`; `{name}` has no counterpart there",
+                usage.field
+            )));
+            return;
+        }
     };
     cx.report(if migrated {
         diagnostic.with_fix(Fix::new(

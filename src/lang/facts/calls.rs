@@ -384,6 +384,11 @@ impl Analyzer<'_> {
                 None => ModelRef::Absent,
             },
         };
+        let result = match kind {
+            CallKind::Create => Some(Box::new(self.result_uses(node, scope, false))),
+            CallKind::CreateStream => Some(Box::new(self.result_uses(node, scope, true))),
+            _ => None,
+        };
         Some(Call {
             kind,
             range: self.range(node),
@@ -397,6 +402,7 @@ impl Analyzer<'_> {
             insert_at,
             arg_indent,
             model,
+            result,
         })
     }
 

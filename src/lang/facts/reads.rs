@@ -10,8 +10,22 @@ use crate::lang::ir::{Kind, NodeId};
 
 impl Analyzer<'_> {
     pub(super) fn read(&self, node: NodeId, scope: usize) -> Option<Read> {
+        self.read_of(node, scope, false)
+    }
+
+    /// [`Self::read`], with the member's object taken as a response when `response` (a
+    /// migration unit follows its result where classification does not: through a function's
+    /// return).
+    pub(super) fn read_of(&self, node: NodeId, scope: usize, response: bool) -> Option<Read> {
         let Kind::Member(m) = self.kind(node) else {
             return None;
+        };
+        let classify = |object: NodeId| {
+            if response && object == m.object {
+                Class::Response
+            } else {
+                self.classify(object, scope, 0)
+            }
         };
         let py = self.py();
         let w = self.words;
@@ -49,7 +63,7 @@ impl Analyzer<'_> {
             } else {
                 ReadKind::FunctionCalls
             };
-            let class = self.classify(object, scope, 0);
+            let class = classify(object);
             let (origin, range, receiver) = match (&class, call) {
                 // The current client's getters.
                 (Class::Response, None) => (Origin::Response, self.range(node), receiver),
@@ -78,7 +92,7 @@ impl Analyzer<'_> {
         if name == w.function_call {
             // `...parts[0].functionCall` is the candidates chain's read.
             if matches!(self.kind(self.tree.unwrap(object)), Kind::Index { .. })
-                || self.classify(object, scope, 0) != Class::Part
+                || classify(object) != Class::Part
             {
                 return None;
             }
@@ -91,7 +105,7 @@ impl Analyzer<'_> {
             ));
         }
         if name == w.usage || py && name == "parsed" {
-            let origin = response_origin(&self.classify(object, scope, 0))?;
+            let origin = response_origin(&classify(object))?;
             if !matches!(origin, Origin::Response | Origin::Interaction) {
                 return None;
             }
@@ -122,7 +136,7 @@ impl Analyzer<'_> {
                 }
                 _ => false,
             };
-            let origin = match self.classify(object, scope, 0) {
+            let origin = match classify(object) {
                 _ if chain => return None,
                 Class::Candidate(origin) => origin,
                 class => response_origin(&class)?,
@@ -136,7 +150,7 @@ impl Analyzer<'_> {
             ));
         }
         if name == "candidates" {
-            let origin = response_origin(&self.classify(object, scope, 0))?;
+            let origin = response_origin(&classify(object))?;
             let (kind, range) = self.candidates_chain(node)?;
             let all = (py || origin == Origin::Interaction) && self.all_interactions(object, scope);
             return Some(read(kind, range, receiver, origin, all));
@@ -187,13 +201,8 @@ impl Analyzer<'_> {
             steps.push(step);
             top = parent;
         }
-        let kind = match ReadKind::of_candidates_chain(&steps.concat())? {
-            // `?.` and `!` chains are not rewritten.
-            ReadKind::Candidates { simple_text } if !self.py() => ReadKind::Candidates {
-                simple_text: simple_text && !self.src(top).contains(['?', '!']),
-            },
-            kind => kind,
-        };
+        // `?.` and `!` change nothing read: `output_text` is the answer or nothing, as the chain was.
+        let kind = ReadKind::of_candidates_chain(&steps.concat())?;
         Some((kind, self.start(candidates)..self.end(top)))
     }
 

@@ -1,0 +1,196 @@
+//! The rest of a migration unit: the reads of a request's result, rewritten with the request so
+//! that the program reads the interaction it now gets. A unit with a read that has no rewrite is
+//! not rewritten at all; the reason names the read and where it is.
+
+use std::ops::Range;
+
+use super::request::Dialect;
+use crate::api::{Call, Read, ReadKind, ResultUse, StreamLoop};
+use crate::diagnostic::Edit;
+use crate::lang::Document;
+use crate::request_fields::{UsageMapping, snake_case};
+use crate::tables::Tables as Settings;
+
+/// Members a response shares with an interaction, as pydantic models (Python).
+const SHARED_MEMBERS: &[&str] = &["model_dump", "model_dump_json"];
+
+/// Where an offset of `doc` is, for a message: `line 12`, `cell 3, line 2`.
+pub fn place(doc: &Document, offset: usize) -> String {
+    let line = doc.text.get(..offset).map_or(0, |t| t.matches('\n').count()) + 1;
+    match &doc.cell {
+        Some(cell) => format!("cell {}, line {line}", cell.index),
+        None => format!("line {line}"),
+    }
+}
+
+/// The edits rewriting the reads of `call`'s result (its stream's loops too), or why the unit
+/// cannot be rewritten: `place` says where an offset is.
+pub fn result_edits(
+    call: &Call,
+    doc: &Document,
+    settings: &Settings,
+    place: &dyn Fn(usize) -> String,
+) -> Result<Vec<Edit>, String> {
+    let Some(result) = &call.result else {
+        return Ok(Vec::new());
+    };
+    let dialect = Dialect::of(doc);
+    let text = &doc.text;
+    let written = |range: &Range<usize>| shorten(text.get(range.clone()).unwrap_or_default());
+    let mut edits = Vec::new();
+    for use_ in &result.uses {
+        match use_ {
+            ResultUse::Read(read) => edits.push(read_edit(read, doc, settings, dialect, place)?),
+            ResultUse::Member { range, name } => {
+                if dialect == Dialect::Python && SHARED_MEMBERS.contains(&name.as_str()) {
+                    continue;
+                }
+                return Err(format!(
+                    "{}: `{}` has no counterpart on an interaction",
+                    place(range.start),
+                    written(range)
+                ));
+            }
+            ResultUse::Escape { range, how } => return Err(format!("{}: {how}", place(range.start))),
+            ResultUse::Loop(stream) => edits.extend(loop_edits(stream, doc, dialect, place)?),
+        }
+    }
+    Ok(edits)
+}
+
+/// A read of a response as the interaction's.
+fn read_edit(
+    read: &Read,
+    doc: &Document,
+    settings: &Settings,
+    dialect: Dialect,
+    place: &dyn Fn(usize) -> String,
+) -> Result<Edit, String> {
+    let text = &doc.text;
+    let receiver = text.get(read.receiver.clone()).unwrap_or_default();
+    let written = shorten(text.get(read.range.clone()).unwrap_or_default());
+    let at = place(read.range.start);
+    // The receiver stays as written (it may be the request itself): what follows it changes.
+    let after_receiver = |range: Range<usize>, new: String| match new.strip_prefix(receiver) {
+        Some(tail) if range.start == read.receiver.start => Edit::replace(read.receiver.end..range.end, tail),
+        _ => Edit::replace(range, new),
+    };
+    match read.kind {
+        ReadKind::Text | ReadKind::Candidates { simple_text: true } => {
+            Ok(after_receiver(read.range.clone(), dialect.answer_text(receiver)))
+        }
+        ReadKind::Usage { member } => {
+            match usage_read(read, member, receiver, text, &settings.fields.usage) {
+                Ok((range, new)) => Ok(after_receiver(range, new)),
+                Err(count) => Err(format!(
+                    "{at}: `{written}` reads `{count}`, which an interaction's `{}` does not have",
+                    settings.fields.usage.field
+                )),
+            }
+        }
+        ReadKind::Parsed { .. } => Err(format!(
+            "{at}: `{written}` reads the answer the old client parsed; an interaction has its text only"
+        )),
+        ReadKind::FunctionCalls | ReadKind::PartFunctionCall => Err(format!(
+            "{at}: `{written}` reads function calls, which an interaction holds as `function_call` steps"
+        )),
+        ReadKind::Grounding => Err(format!(
+            "{at}: `{written}` reads grounding metadata, which an interaction holds as search steps and annotations"
+        )),
+        ReadKind::Candidates { simple_text: false } => Err(format!(
+            "{at}: `{written}` reads the candidates, which an interaction holds as steps"
+        )),
+    }
+}
+
+/// A loop over a stream: each chunk is an event, and only a text delta carries text.
+fn loop_edits(
+    stream: &StreamLoop,
+    doc: &Document,
+    dialect: Dialect,
+    place: &dyn Fn(usize) -> String,
+) -> Result<Vec<Edit>, String> {
+    let text = &doc.text;
+    if let Some(other) = stream.other.first() {
+        return Err(match other {
+            ResultUse::Member { range, .. } => format!(
+                "{}: `{}` has no counterpart on a stream event",
+                place(range.start),
+                shorten(text.get(range.clone()).unwrap_or_default())
+            ),
+            ResultUse::Escape { range, how } => format!("{}: {how}", place(range.start)),
+            _ => format!(
+                "{}: the chunk is used in a way interlint does not rewrite",
+                place(stream.range.start)
+            ),
+        });
+    }
+    let chunk = &stream.chunk;
+    let mut edits = Vec::new();
+    for read in &stream.reads {
+        if read.kind != ReadKind::Text {
+            return Err(format!(
+                "{}: `{}` has no counterpart on a stream event",
+                place(read.range.start),
+                shorten(text.get(read.range.clone()).unwrap_or_default())
+            ));
+        }
+        edits.push(Edit::replace(read.range.clone(), format!("{chunk}.delta.text")));
+    }
+    if edits.is_empty() {
+        return Ok(edits);
+    }
+    let guard = match dialect {
+        Dialect::Python => format!(
+            "if {chunk}.event_type != \"step.delta\" or {chunk}.delta.type != \"text\":\n{indent}    continue\n{indent}",
+            indent = stream.indent
+        ),
+        _ => format!(
+            "\n{indent}if ({chunk}.event_type !== \"step.delta\" || {chunk}.delta.type !== \"text\") continue;",
+            indent = stream.indent
+        ),
+    };
+    edits.push(Edit::replace(stream.body_start..stream.body_start, guard));
+    Ok(edits)
+}
+
+/// `R.usage_metadata` (with the count read from it) as an interaction's `R.usage`: the range
+/// replaced and its text, or the count that has no counterpart. A legacy JavaScript result's
+/// `.response` is dropped from `receiver` by the caller.
+pub fn usage_read(
+    read: &Read,
+    member: Option<(usize, usize)>,
+    receiver: &str,
+    text: &str,
+    usage: &UsageMapping,
+) -> Result<(Range<usize>, String), String> {
+    let member_name = member.and_then(|(start, end)| text.get(start..end));
+    match (member, member_name) {
+        (Some((start, end)), Some(name)) => match usage.names.get(&snake_case(name)) {
+            Some(renamed) => {
+                // `?.` stays as written.
+                let dot = text.get(read.range.end..start).unwrap_or(".");
+                Ok((
+                    read.range.start..end,
+                    format!("{receiver}.{}{dot}{renamed}", usage.field),
+                ))
+            }
+            None => Err(name.to_string()),
+        },
+        _ => Ok((read.range.clone(), format!("{receiver}.{}", usage.field))),
+    }
+}
+
+/// At most 60 characters of code, on one line, for a message.
+fn shorten(code: &str) -> String {
+    let line = code.lines().next().unwrap_or_default().trim();
+    let short = match line.char_indices().nth(60) {
+        Some((end, _)) => format!("{}...", &line[..end]),
+        None => line.to_string(),
+    };
+    if short.len() < code.trim().len() && !short.ends_with("...") {
+        format!("{short}...")
+    } else {
+        short
+    }
+}
