@@ -350,7 +350,16 @@ impl Analyzer<'_> {
         {
             let span = self.tree.span(node);
             let at = self.start(load);
-            if at < span.start as usize || at >= span.end as usize || load == f.target {
+            if load == f.target {
+                continue;
+            }
+            if at < span.start as usize || at >= span.end as usize {
+                // The last chunk read after the loop.
+                if let Resolution::Bound(b, _) = self.scopes.names.resolve(&chunk, load_scope, at)
+                    && matches!(b.kind, BindingKind::For { iter } if iter == f.iter)
+                {
+                    other.push(self.escape(load, format!("`{chunk}` is read after the loop")));
+                }
                 continue;
             }
             // A read that sees another binding of the name (bound again in the body).
