@@ -79,6 +79,11 @@ struct Walk<'a> {
 }
 
 impl Scopes {
+    /// Every read of `name` in the document, with its scope.
+    pub fn loads_of(&self, name: &str) -> &[(NodeId, usize)] {
+        self.loads.get(name).map_or(&[], Vec::as_slice)
+    }
+
     pub fn build(tree: &Tree, text: &str, dialect: Dialect) -> Scopes {
         let comments = match dialect {
             Dialect::Python => tree

@@ -177,13 +177,7 @@ impl Analyzer<'_> {
             }
         };
         let mut calls = Vec::new();
-        for &(load, scope) in self
-            .scopes
-            .loads
-            .get(&name)
-            .map(Vec::as_slice)
-            .unwrap_or_default()
-        {
+        for &(load, scope) in self.scopes.loads_of(&name) {
             // A function bound once (its name is not followed as a value otherwise).
             let [b] = self.scopes.names.all_bindings(&name, scope) else {
                 continue;
@@ -231,10 +225,7 @@ impl Analyzer<'_> {
         if binding.scope == 0 && self.elsewhere.contains(name) {
             uses.push(self.escape(target, format!("other cells of the notebook read `{name}`")));
         }
-        let Some(loads) = self.scopes.loads.get(name) else {
-            return;
-        };
-        for &(load, load_scope) in loads {
+        for &(load, load_scope) in self.scopes.loads_of(name) {
             if load == target {
                 continue;
             }
@@ -341,13 +332,7 @@ impl Analyzer<'_> {
         };
         let mut reads = Vec::new();
         let mut other = Vec::new();
-        for &(load, load_scope) in self
-            .scopes
-            .loads
-            .get(&chunk)
-            .map(Vec::as_slice)
-            .unwrap_or_default()
-        {
+        for &(load, load_scope) in self.scopes.loads_of(&chunk) {
             let span = self.tree.span(node);
             let at = self.start(load);
             if load == f.target {
