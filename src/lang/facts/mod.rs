@@ -147,8 +147,6 @@ pub(crate) struct Analyzer<'a> {
     /// Python's runs of comment lines, which tree-sitter's rows counted as one line (see
     /// [`legacy`]'s line numbers); computed when first needed.
     pub comment_runs: std::cell::OnceCell<Vec<Range<usize>>>,
-    /// How many function returns the migration unit being followed goes through.
-    pub following: std::cell::Cell<usize>,
 }
 
 /// The facts of one lowered document, and what its top-level names hold (for the next cell of a notebook). `env` is what the earlier cells bound, `elsewhere`
@@ -169,7 +167,6 @@ pub fn extract(
         env,
         elsewhere,
         comment_runs: std::cell::OnceCell::new(),
-        following: std::cell::Cell::new(0),
     };
     let mut facts = Facts {
         comments: a.scopes.comments.clone(),

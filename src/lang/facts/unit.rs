@@ -29,6 +29,19 @@ const SHOWN: &[&str] = &[
 /// Returns followed through at most this many functions.
 const MAX_RETURNS: usize = 3;
 
+/// How a result is being followed: whether it is a stream, and through how many returns.
+#[derive(Clone, Copy)]
+struct Follow {
+    stream: bool,
+    returns: usize,
+}
+
+/// A use of a function's name: a call of it, or anything else.
+enum FunctionUse {
+    Called(NodeId),
+    Other(NodeId),
+}
+
 /// At most this many characters of code are quoted in a use's description.
 const QUOTE: usize = 60;
 
@@ -38,7 +51,8 @@ impl Analyzer<'_> {
     pub(super) fn result_uses(&self, call: NodeId, scope: usize, stream: bool) -> ResultUses {
         let mut uses = ResultUses::default();
         let top = self.climb(call);
-        self.use_of(top, scope, stream, true, &mut uses.uses);
+        let follow = Follow { stream, returns: 0 };
+        self.use_of(top, scope, follow, true, &mut uses.uses);
         uses
     }
 
@@ -55,7 +69,7 @@ impl Analyzer<'_> {
 
     /// What is done with the value `node` (the request itself when `direct`, else a read of a
     /// name holding its result).
-    fn use_of(&self, node: NodeId, scope: usize, stream: bool, direct: bool, uses: &mut Vec<ResultUse>) {
+    fn use_of(&self, node: NodeId, scope: usize, follow: Follow, direct: bool, uses: &mut Vec<ResultUse>) {
         let Some(parent) = self.parent(node) else {
             return;
         };
@@ -66,7 +80,7 @@ impl Analyzer<'_> {
             Kind::Member(m) if m.object == node => uses.push(self.member_use(parent, scope)),
             Kind::Assign(a) if direct && a.value == Some(node) => match a.targets.as_slice() {
                 [target] if matches!(self.kind(*target), Kind::Name(_)) => {
-                    self.name_uses(*target, node, scope, stream, uses)
+                    self.name_uses(*target, node, scope, follow, uses)
                 }
                 targets => {
                     let target = targets
@@ -75,21 +89,19 @@ impl Analyzer<'_> {
                     uses.push(self.escape(parent, format!("the result is stored in `{target}`")));
                 }
             },
-            Kind::For(f) if f.iter == node && stream => uses.push(self.stream_loop(parent)),
+            Kind::For(f) if f.iter == node && follow.stream => uses.push(self.stream_loop(parent)),
             Kind::If(i) if i.test == node => {}
             Kind::While { test, .. } if *test == node => {}
             Kind::Template(_) => {}
+            _ if self.shown(parent, node) => {}
             Kind::Call(c) if c.args.iter().any(|a| a.value == node) => {
-                let callee = self.src(c.callee);
-                if !SHOWN.contains(&callee) {
-                    let callee = shorten(callee);
-                    uses.push(self.escape(parent, format!("`{what}` is passed to `{callee}`")));
-                }
+                let callee = shorten(self.src(c.callee));
+                uses.push(self.escape(parent, format!("`{what}` is passed to `{callee}`")));
             }
-            Kind::Return(_) => self.returned(parent, &what, stream, uses),
+            Kind::Return(_) => self.returned(parent, &what, follow, uses),
             // A lambda's or an arrow function's expression body.
             Kind::Function(f) if f.expression && f.body.contains(&node) => {
-                self.returned(node, &what, stream, uses)
+                self.returned(node, &what, follow, uses)
             }
             _ => {
                 let around = self.quote(parent);
@@ -100,7 +112,7 @@ impl Analyzer<'_> {
 
     /// A result returned by the function around `node`: followed through the calls of the
     /// function in the module, when it is only called.
-    fn returned(&self, node: NodeId, what: &str, stream: bool, uses: &mut Vec<ResultUse>) {
+    fn returned(&self, node: NodeId, what: &str, follow: Follow, uses: &mut Vec<ResultUse>) {
         let mut function = self.parent(node);
         while let Some(f) = function {
             if matches!(self.kind(f), Kind::Function(_)) {
@@ -126,38 +138,36 @@ impl Analyzer<'_> {
             ));
             return;
         }
-        if self.following.get() >= MAX_RETURNS {
+        if follow.returns >= MAX_RETURNS {
             uses.push(self.escape(node, format!("`{what}` is returned from `{name}`")));
             return;
         }
-        self.following.set(self.following.get() + 1);
-        for (call, scope) in calls {
-            match call {
-                Ok(call) => self.use_of(self.climb(call), scope, stream, true, uses),
-                Err(load) => uses.push(self.escape(
+        let follow = Follow {
+            returns: follow.returns + 1,
+            ..follow
+        };
+        for (use_, scope) in calls {
+            match use_ {
+                FunctionUse::Called(call) => self.use_of(self.climb(call), scope, follow, true, uses),
+                FunctionUse::Other(load) => uses.push(self.escape(
                     load,
                     format!("`{name}` returns the result and is used otherwise than called"),
                 )),
             }
         }
-        self.following.set(self.following.get() - 1);
     }
 
-    /// A function's name and each of its uses in the module: a call (`Ok`), or another use
-    /// (`Err`); `None` when the function has no name interlint resolves.
-    #[allow(clippy::type_complexity)]
-    fn function_calls(&self, function: NodeId) -> Option<(String, Vec<(Result<NodeId, NodeId>, usize)>)> {
+    /// A function's name and each use of it in the module, with its scope; `None` when the
+    /// function has no name interlint resolves.
+    fn function_calls(&self, function: NodeId) -> Option<(String, Vec<(FunctionUse, usize)>)> {
         let Kind::Function(f) = self.kind(function) else {
             return None;
         };
-        // `def name`/`function name`, or `const name = (...) => ...`.
-        let (name, bound_here): (String, Box<dyn Fn(&BindingKind, usize) -> bool>) = match &f.name {
+        // `def name`/`function name` (bound where its name is), or `const name = (...) => ...`
+        // (bound to the function).
+        let (name, def_start) = match &f.name {
             Some(ident) if f.kind == crate::lang::ir::FunctionKind::Def => {
-                let start = ident.span.start as usize;
-                (
-                    ident.name.to_string(),
-                    Box::new(move |_: &BindingKind, b: usize| b == start),
-                )
+                (ident.name.to_string(), Some(ident.span.start as usize))
             }
             _ => {
                 let parent = self.parent(function)?;
@@ -167,13 +177,7 @@ impl Analyzer<'_> {
                 let [target] = a.targets.as_slice() else {
                     return None;
                 };
-                let name = self.tree.name(*target)?.to_string();
-                (
-                    name,
-                    Box::new(
-                        move |k: &BindingKind, _| matches!(k, BindingKind::Assign { value, .. } if *value == function),
-                    ),
-                )
+                (self.tree.name(*target)?.to_string(), None)
             }
         };
         let mut calls = Vec::new();
@@ -182,16 +186,20 @@ impl Analyzer<'_> {
             let [b] = self.scopes.names.all_bindings(&name, scope) else {
                 continue;
             };
-            if !bound_here(&b.kind, b.start) {
+            let bound_here = match def_start {
+                Some(start) => b.start == start,
+                None => matches!(b.kind, BindingKind::Assign { value, .. } if value == function),
+            };
+            if !bound_here {
                 continue;
             }
             match self.parent(load) {
                 Some(call) if matches!(self.kind(call), Kind::Call(c) if c.callee == load) => {
-                    calls.push((Ok(call), scope))
+                    calls.push((FunctionUse::Called(call), scope))
                 }
                 // The name's own definition.
                 Some(p) if p == function => {}
-                _ => calls.push((Err(load), scope)),
+                _ => calls.push((FunctionUse::Other(load), scope)),
             }
         }
         Some((name, calls))
@@ -203,7 +211,7 @@ impl Analyzer<'_> {
         target: NodeId,
         value: NodeId,
         scope: usize,
-        stream: bool,
+        follow: Follow,
         uses: &mut Vec<ResultUse>,
     ) {
         let Some(name) = self.tree.name(target) else {
@@ -250,7 +258,7 @@ impl Analyzer<'_> {
             {
                 continue;
             }
-            self.use_of(self.climb(load), load_scope, stream, false, uses);
+            self.use_of(self.climb(load), load_scope, follow, false, uses);
         }
     }
 
@@ -260,19 +268,13 @@ impl Analyzer<'_> {
             // The counts as a whole: their names differ on an interaction, so only shown.
             if read.kind == (ReadKind::Usage { member: None })
                 && let Some(parent) = self.parent(member)
+                && !self.shown(parent, member)
             {
-                let shown = match self.kind(parent) {
-                    Kind::Call(c) => SHOWN.contains(&self.src(c.callee)),
-                    Kind::Template(_) | Kind::Expr(_) => true,
-                    _ => false,
-                };
-                if !shown {
-                    let what = self.quote(member);
-                    return self.escape(
-                        parent,
-                        format!("`{what}` is used whole, and an interaction's counts are named otherwise"),
-                    );
-                }
+                let what = self.quote(member);
+                return self.escape(
+                    parent,
+                    format!("`{what}` is used whole, and an interaction's counts are named otherwise"),
+                );
             }
             return ResultUse::Read(read);
         }
@@ -332,13 +334,13 @@ impl Analyzer<'_> {
         };
         let mut reads = Vec::new();
         let mut other = Vec::new();
+        let span = self.range(node);
         for &(load, load_scope) in self.scopes.loads_of(&chunk) {
-            let span = self.tree.span(node);
             let at = self.start(load);
             if load == f.target {
                 continue;
             }
-            if at < span.start as usize || at >= span.end as usize {
+            if !span.contains(&at) {
                 // The last chunk read after the loop.
                 if let Resolution::Bound(b, _) = self.scopes.names.resolve(&chunk, load_scope, at)
                     && matches!(b.kind, BindingKind::For { iter } if iter == f.iter)
@@ -363,9 +365,7 @@ impl Analyzer<'_> {
                     ResultUse::Read(read) => reads.push(read),
                     use_ => other.push(use_),
                 },
-                Kind::Call(c)
-                    if c.args.iter().any(|a| a.value == load) && SHOWN.contains(&self.src(c.callee)) => {}
-                Kind::Expr(_) | Kind::Template(_) => {}
+                _ if self.shown(parent, load) => {}
                 _ => {
                     let around = self.quote(parent);
                     other.push(self.escape(parent, format!("the chunk is used in `{around}`")));
@@ -380,6 +380,16 @@ impl Analyzer<'_> {
             reads,
             other,
         })
+    }
+
+    /// Whether `parent` only shows the value `node`: an argument of `print(...)` and kin, an
+    /// interpolation, or a statement of its own.
+    fn shown(&self, parent: NodeId, node: NodeId) -> bool {
+        match self.kind(parent) {
+            Kind::Call(c) => c.args.iter().any(|a| a.value == node) && SHOWN.contains(&self.src(c.callee)),
+            Kind::Template(_) | Kind::Expr(_) => true,
+            _ => false,
+        }
     }
 
     fn escape(&self, node: NodeId, how: String) -> ResultUse {
