@@ -93,6 +93,8 @@ pub struct Call {
     /// A current-client request's result in its module (the migration unit's reads); `None`
     /// for the other kinds of call.
     pub result: Option<Box<ResultUses>>,
+    /// A chat helper's creation (`client.chats.create(...)`): the chat's turns in its module.
+    pub chat: Option<Box<ChatUnit>>,
 }
 
 impl Call {
@@ -149,6 +151,7 @@ impl Call {
             arg_indent,
             model,
             result: None,
+            chat: None,
         }
     }
 
@@ -410,6 +413,42 @@ pub struct StreamLoop {
     pub reads: Vec<Read>,
     /// Other uses of a chunk, as [`ResultUse::Member`] and [`ResultUse::Escape`].
     pub other: Vec<ResultUse>,
+}
+
+/// A chat made by a chat helper (`chat = client.chats.create(...)`) and the turns it sends in its
+/// module: the migration unit of a chat. Each turn becomes one interactions request naming the
+/// previous turn's interaction.
+#[derive(Clone, Debug, Default)]
+pub struct ChatUnit {
+    /// The name the chat is bound to.
+    pub name: String,
+    /// The statement binding it (a JavaScript declaration whole).
+    pub statement: Range<usize>,
+    /// The client as written before `.chats.create` (`client`, `client.aio`, `ai`).
+    pub client: Range<usize>,
+    /// The turns, in the order of the text.
+    pub turns: Vec<Turn>,
+    /// Every turn is a statement of the list that binds the chat, after it, and none in a loop:
+    /// each turn runs once, in order, and can name the previous one's result.
+    pub straight: bool,
+    /// Uses of the chat that are not turns, and turns that cannot be followed: where, and how.
+    pub blocked: Vec<(Range<usize>, String)>,
+}
+
+/// One turn of a chat: `chat.send_message(...)` (`sendMessage`, and the streaming kin).
+#[derive(Clone, Debug)]
+pub struct Turn {
+    /// The call (found among the document's calls by this range).
+    pub call: Range<usize>,
+    pub stream: bool,
+    /// The name the turn's result is bound to by its statement, when it is.
+    pub result: Option<String>,
+    /// The statement the turn is in, when it is one of its own (`response = chat.send_message(x)`,
+    /// or the call alone), and the indentation of its line.
+    pub statement: Option<Range<usize>>,
+    pub indent: String,
+    /// The previous turn's result name still holds that result here.
+    pub sees_previous: bool,
 }
 
 /// A typed wrapper object construction (`types.GenerateContentConfig(...)`).

@@ -7,6 +7,7 @@
 //! It reads the facts (`api`, `lang`), the tables and the edits' type, and nothing of the rules:
 //! a rule decides what to report and asks for the code here.
 
+pub mod chat;
 pub mod legacy;
 pub mod request;
 pub mod stdout;

@@ -152,6 +152,21 @@ pub fn rewrite_to_interactions(
     settings: &Settings,
     stream: bool,
 ) -> Result<Rewritten, String> {
+    in_module(call, doc, &|call, doc, place| {
+        rewrite_in_document(call, doc, settings, stream, place)
+    })
+}
+
+/// Where an offset is, for a message (`line 12`, `cell 3, line 2`).
+pub type Where<'a> = dyn Fn(usize) -> String + 'a;
+
+/// A unit's rewrite: the edits for a call of a document, given where offsets are.
+pub type UnitRewrite<'a> = dyn Fn(&Call, &Document, &Where<'_>) -> Result<Vec<Edit>, String> + 'a;
+
+/// The edits `rewrite` makes for `call` of `doc`. In a notebook, `call` is found again in the
+/// module its code cells make and rewritten there, so that a name bound in one cell and read in
+/// another is seen whole; the edits are carried back into the file.
+pub fn in_module(call: &Call, doc: &Document, rewrite: &UnitRewrite<'_>) -> Result<Rewritten, String> {
     if let Some((module, base)) = &doc.module {
         let range = call.range.start + base..call.range.end + base;
         if let Some(whole) = module
@@ -162,7 +177,7 @@ pub fn rewrite_to_interactions(
             .find(|c| c.range == range && c.kind == call.kind)
         {
             let place = |offset| module.place(offset);
-            let edits = rewrite_in_document(whole, &module.doc, settings, stream, &place)?;
+            let edits = rewrite(whole, &module.doc, &place)?;
             return module
                 .file_edits(&edits)
                 .map(|edits| Rewritten { edits, in_file: true })
@@ -170,7 +185,7 @@ pub fn rewrite_to_interactions(
         }
     }
     let place = |offset| super::unit::place(doc, offset);
-    rewrite_in_document(call, doc, settings, stream, &place).map(|edits| Rewritten {
+    rewrite(call, doc, &place).map(|edits| Rewritten {
         edits,
         in_file: false,
     })
@@ -290,56 +305,23 @@ fn rewrite_one(
         edits.push(edit);
     }
     if let Some(config) = call.arg("config") {
-        let (map, inline_statement) = match &config.value.kind {
-            ValueKind::Map(map) => (map.as_ref(), None),
-            ValueKind::Name(name) => match (name.value.as_ref().and_then(|v| v.as_map()), name.single_use) {
-                (Some(map), true) => (map, name.statement.clone()),
-                _ if shared && let Some(map) = name.shared.as_ref().and_then(|s| s.value.as_map()) => {
-                    (map, None)
-                }
-                _ => {
-                    return Err(format!(
-                        "the config is held in `{}`, which is not a literal used only here",
-                        name.name
-                    ));
-                }
-            },
-            _ => return Err("the config is not a literal".into()),
-        };
-        if !map.complete {
-            return Err("the config's entries are not all known".into());
-        }
-        let placed = place_entries(map, is_newest(call, settings), text, settings, dialect)?;
-        // The config's text is replaced: a comment in it (or in a binding inlined) would go.
+        let placed = config_arguments(call, config, doc, settings, shared)?;
+        // The config's text is replaced: a comment in it would go.
         let replaced = if placed.arguments.is_empty() {
             config.removal.clone()
         } else {
             config.range.clone()
         };
-        let bindings = placed.inlined.iter().chain(&inline_statement);
-        let facts = doc.facts();
-        if facts.has_comment_in(&replaced)
-            || bindings
-                .into_iter()
-                .any(|s| facts.has_comment_in(&crate::api::line_removal(text, s.clone())))
-        {
+        if doc.facts().has_comment_in(&replaced) {
             return Err("a comment in the config would be lost".into());
         }
-        let separator = call.argument_separator();
         if placed.arguments.is_empty() {
-            edits.push(Edit::replace(config.removal.clone(), ""));
+            edits.push(Edit::replace(replaced, ""));
         } else {
-            edits.push(Edit::replace(
-                config.range.clone(),
-                placed.arguments.join(&separator),
-            ));
+            let separator = call.argument_separator();
+            edits.push(Edit::replace(replaced, placed.arguments.join(&separator)));
         }
-        for statement in placed.inlined {
-            edits.push(Edit::replace(crate::api::line_removal(text, statement), ""));
-        }
-        if let Some(statement) = inline_statement {
-            edits.push(Edit::replace(crate::api::line_removal(text, statement), ""));
-        }
+        edits.extend(placed.removals.into_iter().map(|r| Edit::replace(r, "")));
     }
     if stream && call.arg("stream").is_none() {
         let sep = call.argument_separator();
@@ -350,6 +332,57 @@ fn rewrite_one(
     }
     edits.sort_by_key(|e| (e.range.start, e.range.end));
     Ok(merge_insertions(edits))
+}
+
+/// A call's config as interactions arguments.
+pub struct ConfigArguments {
+    pub arguments: Vec<String>,
+    /// The lines of the bindings whose values were written into the arguments (to remove).
+    pub removals: Vec<std::ops::Range<usize>>,
+}
+
+/// The config `config` of `call` placed as interactions arguments by the request-field table:
+/// a literal, or a name bound to one used only here (or, `shared`, by calls rewritten together).
+pub fn config_arguments(
+    call: &Call,
+    config: &Entry,
+    doc: &Document,
+    settings: &Settings,
+    shared: bool,
+) -> Result<ConfigArguments, String> {
+    let text = &doc.text;
+    let (map, inline_statement) = match &config.value.kind {
+        ValueKind::Map(map) => (map.as_ref(), None),
+        ValueKind::Name(name) => match (name.value.as_ref().and_then(|v| v.as_map()), name.single_use) {
+            (Some(map), true) => (map, name.statement.clone()),
+            _ if shared && let Some(map) = name.shared.as_ref().and_then(|s| s.value.as_map()) => (map, None),
+            _ => {
+                return Err(format!(
+                    "the config is held in `{}`, which is not a literal used only here",
+                    name.name
+                ));
+            }
+        },
+        _ => return Err("the config is not a literal".into()),
+    };
+    if !map.complete {
+        return Err("the config's entries are not all known".into());
+    }
+    let placed = place_entries(map, is_newest(call, settings), text, settings, Dialect::of(doc))?;
+    let removals: Vec<std::ops::Range<usize>> = placed
+        .inlined
+        .into_iter()
+        .chain(inline_statement)
+        .map(|s| crate::api::line_removal(text, s))
+        .collect();
+    // A binding written into the arguments goes: a comment in it would go too.
+    if removals.iter().any(|r| doc.facts().has_comment_in(r)) {
+        return Err("a comment in the config would be lost".into());
+    }
+    Ok(ConfigArguments {
+        arguments: placed.arguments,
+        removals,
+    })
 }
 
 /// The rewrite of a predecessor request body as an interactions body: `model` first (written

@@ -118,7 +118,7 @@ struct CodeCell {
     magics: Vec<std::ops::Range<usize>>,
 }
 
-/// The code cells' documents and, for a notebook whose code names the legacy API, the module
+/// The code cells' documents and, for a notebook whose code names the API, the module
 /// they make (see [`super::Module`]) with where each document starts in it.
 ///
 /// The cells are joined and parsed once, as one module in IPython mode, and each cell's tree is
@@ -128,7 +128,12 @@ struct CodeCell {
 /// read. When the module still has a syntax error (or a statement runs from one cell into the
 /// next), each cell is parsed alone, and the module is made of the cells that parse.
 fn code_cells(cells: Vec<CodeCell>) -> (Vec<Option<CellDocument>>, Option<ModuleOf>) {
-    const WORDS: [&str; 3] = ["generativeai", "generate_content", "GenerativeModel"];
+    const WORDS: [&str; 4] = [
+        "generativeai",
+        "generate_content",
+        "GenerativeModel",
+        "chats.create",
+    ];
     let whole = cells.iter().any(|c| WORDS.iter().any(|w| c.content.contains(w)));
     // The cells read alone: those whose cell magic may hold another language.
     let mut alone: Vec<Option<Document>> = cells

@@ -1,7 +1,7 @@
 //! MIG003 chat-history: chat helpers and client-kept history.
 
 use crate::api::{CallKind, ValueKind};
-use crate::diagnostic::{Diagnostic, Severity};
+use crate::diagnostic::{Applicability, Diagnostic, Severity};
 use crate::lang::Document;
 use crate::registry::{FixAvailability, Rule, RuleContext, RuleMeta};
 use crate::tables::Tables;
@@ -15,8 +15,8 @@ static META: RuleMeta = RuleMeta {
     name: "chat-history",
     summary: "Chat helpers and client-kept history instead of `previous_interaction_id`",
     surfaces: "Python, notebooks, JavaScript, TypeScript",
-    fix: FixAvailability::None,
-    fix_safety: "none",
+    fix: FixAvailability::Sometimes,
+    fix_safety: "unsafe",
     doc: include_str!("../../rules/docs/MIG003.md"),
 };
 
@@ -53,6 +53,7 @@ impl Rule for ChatHistory {
 
     fn check(&self, doc: &Document, cx: &mut RuleContext) {
         let suggestion = suggestion(Dialect::of(doc));
+        let mut own_current: Option<bool> = None;
         for call in &doc.facts().calls {
             let helper = match call.kind {
                 CallKind::ChatCreate | CallKind::StartChat => Some("creates a chat helper"),
@@ -64,10 +65,18 @@ impl Rule for ChatHistory {
                     "`{}` {what}; interactions continue with `previous_interaction_id`",
                     call.callee_text
                 );
-                cx.report(
-                    Diagnostic::new(&META, Severity::Error, message, call.callee.clone())
-                        .with_suggestion(suggestion.clone()),
-                );
+                let diagnostic = Diagnostic::new(&META, Severity::Error, message, call.callee.clone());
+                cx.report(match call.kind {
+                    CallKind::ChatCreate => match rewrite(call, doc, cx, &mut own_current) {
+                        Ok(rewritten) => diagnostic.with_fix(rewritten.fix(
+                            Applicability::Unsafe,
+                            "Send each turn with `interactions.create(...)`, naming the previous interaction",
+                        )),
+                        Err(reason) => diagnostic
+                            .with_suggestion(format!("{suggestion}; not rewritten automatically: {reason}")),
+                    },
+                    _ => diagnostic.with_suggestion(suggestion.clone()),
+                });
                 if let Some(history) = call.arg("history") {
                     cx.report(
                         Diagnostic::new(
@@ -109,6 +118,19 @@ impl Rule for ChatHistory {
             }
         }
     }
+}
+
+/// The chat's unit rewritten, unless the document is the current client's own code.
+fn rewrite(
+    call: &crate::api::Call,
+    doc: &Document,
+    cx: &RuleContext,
+    own_current: &mut Option<bool>,
+) -> Result<crate::codegen::request::Rewritten, String> {
+    if super::mig011_client_package::own_current_code(cx, doc, own_current) {
+        return Err(super::mig011_client_package::OWN_CURRENT_CODE.to_string());
+    }
+    crate::codegen::chat::rewrite_chat(call, doc, cx.settings)
 }
 
 /// Several turns with roles, or a turn of the model: a conversation kept by the client.

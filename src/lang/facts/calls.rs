@@ -76,7 +76,15 @@ impl Analyzer<'_> {
                 if name == "create" {
                     return match object_name.map(|o| &*o.name) {
                         Some("interactions") => Some((CallKind::Interactions, None, None)),
-                        Some("chats") => Some((CallKind::ChatCreate, None, None)),
+                        // Another library's `chats.create(name=...)` names no model.
+                        Some("chats") => {
+                            let model = if self.py() {
+                                self.keyword(call, "model").is_some()
+                            } else {
+                                self.request_value(call, "model").is_some()
+                            };
+                            model.then_some((CallKind::ChatCreate, None, None))
+                        }
                         _ => None,
                     };
                 }
@@ -217,7 +225,7 @@ impl Analyzer<'_> {
     }
 
     /// `name=True` on a Python call.
-    fn flag(&self, call: NodeId, name: &str) -> bool {
+    pub(super) fn flag(&self, call: NodeId, name: &str) -> bool {
         self.keyword(call, name).is_some_and(|v| self.src(v) == "True")
     }
 
@@ -387,8 +395,14 @@ impl Analyzer<'_> {
         let result = match kind {
             CallKind::Create => Some(Box::new(self.result_uses(node, scope, false))),
             CallKind::CreateStream => Some(Box::new(self.result_uses(node, scope, true))),
+            CallKind::SendMessage => {
+                let stream = matches!(self.kind(function), Kind::Member(m) if *m.name.name == *self.words.send_stream)
+                    || self.py() && self.flag(node, "stream");
+                Some(Box::new(self.result_uses(node, scope, stream)))
+            }
             _ => None,
         };
+        let chat = (kind == CallKind::ChatCreate).then(|| Box::new(self.chat_unit(node, scope)));
         Some(Call {
             kind,
             range: self.range(node),
@@ -403,6 +417,7 @@ impl Analyzer<'_> {
             arg_indent,
             model,
             result,
+            chat,
         })
     }
 

@@ -9,6 +9,7 @@
 //! and scopes, following a value, the reads of a result) is the same code.
 
 mod calls;
+mod chat;
 mod classify;
 mod flow;
 mod imports;

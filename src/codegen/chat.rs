@@ -1,0 +1,269 @@
+//! A chat helper's unit rewritten as interactions: each turn becomes one
+//! `interactions.create(...)` with the chat's model and config, and every turn after the first
+//! names the previous turn's interaction (`previous_interaction_id`); the service keeps the
+//! conversation. The reads of each turn's result are rewritten with it ([`super::unit`]).
+//!
+//! When the turns run once each, in order, in the list that makes the chat, a turn names the
+//! previous turn's result (`previous_interaction_id=response.id`) and the chat's creation goes.
+//! Otherwise (a turn in a loop, in a branch) the creation becomes a name holding the previous
+//! interaction's id (`chat_id = None`), each turn passes it and updates it after.
+
+use std::ops::Range;
+
+use super::request::{ConfigArguments, Dialect, config_arguments, input_value};
+use crate::api::{Call, CallKind, ValueKind};
+use crate::diagnostic::Edit;
+use crate::lang::Document;
+use crate::tables::Tables as Settings;
+
+/// A rewritten call longer than this, from its line's start, puts its arguments on lines of
+/// their own.
+const WIDTH: usize = 88;
+
+/// The edits rewriting the chat made by `create` and its turns, or why they cannot be.
+pub fn chat_edits(
+    create: &Call,
+    doc: &Document,
+    settings: &Settings,
+    place: &dyn Fn(usize) -> String,
+) -> Result<Vec<Edit>, String> {
+    let Some(unit) = &create.chat else {
+        return Err("the chat is not followed".into());
+    };
+    let dialect = Dialect::of(doc);
+    let text = &doc.text;
+    let facts = doc.facts();
+    if let Some((range, how)) = unit.blocked.first() {
+        return Err(format!("{}: {how}", place(range.start)));
+    }
+    if create.spread || !create.positional.is_empty() {
+        return Err("the chat's arguments are not all known".into());
+    }
+    for entry in &create.args {
+        match entry.key.as_str() {
+            "model" | "config" => {}
+            "history" if matches!(&entry.value.kind, ValueKind::List(items) if items.is_empty()) => {}
+            "history" => {
+                return Err(
+                    "the chat starts from a history the client keeps; an interaction continues one the \
+                     service keeps"
+                        .into(),
+                );
+            }
+            key => {
+                return Err(format!(
+                    "the chat's `{key}` has no place in an interactions request"
+                ));
+            }
+        }
+    }
+    let model = match create.arg("model") {
+        Some(entry) if matches!(entry.value.kind, ValueKind::Str(_) | ValueKind::Name(_)) => {
+            text.get(entry.value.range.clone()).unwrap_or_default()
+        }
+        Some(_) => return Err("the chat's model is not a string or a name".into()),
+        None => return Err("the chat names no model".into()),
+    };
+    let client = text.get(unit.client.clone()).unwrap_or_default();
+    if client.is_empty() {
+        return Err("the chat's client is not named".into());
+    }
+    let config = match create.arg("config") {
+        Some(config) => config_arguments(create, config, doc, settings, false)?,
+        None => ConfigArguments {
+            arguments: Vec::new(),
+            removals: Vec::new(),
+        },
+    };
+    if unit.turns.is_empty() {
+        return Err(format!("`{}` sends no turn in this module", unit.name));
+    }
+    let straight = unit.straight && unit.turns.iter().skip(1).all(|t| t.sees_previous);
+    let id_name = match dialect {
+        Dialect::Python => format!("{}_id", unit.name),
+        _ => format!("{}Id", unit.name),
+    };
+    if !straight && has_word(text, &id_name, &facts.comments) {
+        return Err(format!(
+            "`{id_name}`, the name that would keep the previous interaction's id, is taken"
+        ));
+    }
+    let mut edits = Vec::new();
+    for (i, turn) in unit.turns.iter().enumerate() {
+        let at = place(turn.call.start);
+        let call = facts
+            .calls
+            .iter()
+            .find(|c| c.range == turn.call && c.kind == CallKind::SendMessage)
+            .ok_or_else(|| format!("{at}: the turn is not a call interlint reads"))?;
+        let last = i + 1 == unit.turns.len();
+        // The next turn names this one's interaction: it must be kept, and not be a stream.
+        if !straight || !last {
+            if turn.stream {
+                return Err(format!(
+                    "{at}: a streamed turn's interaction id comes in its events, which interlint does not read"
+                ));
+            }
+            if turn.result.is_none() {
+                return Err(format!(
+                    "{at}: the turn's result is not kept in a name, and the next turn needs its id"
+                ));
+            }
+        }
+        let message = message(call, dialect).map_err(|why| format!("{at}: {why}"))?;
+        let input = match input_value(message, text, dialect) {
+            Ok(Some(converted)) => converted,
+            Ok(None) => text.get(message.range.clone()).unwrap_or_default().to_string(),
+            Err(why) => return Err(format!("{at}: {why}")),
+        };
+        if facts.has_comment_in(&turn.call) {
+            return Err(format!("{at}: a comment in the turn would be lost"));
+        }
+        let mut args = vec![
+            dialect.argument("model", model),
+            dialect.argument("input", &input),
+        ];
+        args.extend(config.arguments.iter().cloned());
+        if straight {
+            if let Some(previous) = i.checked_sub(1).and_then(|p| unit.turns[p].result.as_ref()) {
+                args.push(dialect.argument("previous_interaction_id", &format!("{previous}.id")));
+            }
+        } else {
+            args.push(dialect.argument("previous_interaction_id", &id_name));
+        }
+        if turn.stream {
+            args.push(dialect.argument("stream", dialect.true_value()));
+        }
+        let column = turn.call.start - line_start(text, turn.call.start);
+        edits.push(Edit::replace(
+            turn.call.clone(),
+            create_call(client, &args, dialect, &turn.indent, column),
+        ));
+        edits.extend(super::unit::result_edits(call, doc, settings, place)?);
+        if !straight {
+            let (Some(statement), Some(result)) = (&turn.statement, &turn.result) else {
+                return Err(format!("{at}: the turn is not a statement of its own"));
+            };
+            edits.push(
+                id_update(text, statement, result, &id_name, dialect)
+                    .ok_or_else(|| format!("{at}: the turn shares its line with other code"))?,
+            );
+        }
+    }
+    if straight {
+        let removal = crate::api::line_removal(text, unit.statement.clone());
+        if facts.has_comment_in(&removal) {
+            return Err("a comment in the chat's creation would be lost".into());
+        }
+        edits.push(Edit::replace(removal, ""));
+    } else {
+        if facts.has_comment_in(&unit.statement) {
+            return Err("a comment in the chat's creation would be lost".into());
+        }
+        let init = match dialect {
+            Dialect::Python => format!("{id_name} = None"),
+            _ if text.get(..unit.statement.end).is_some_and(|t| t.ends_with(';')) => {
+                format!("let {id_name};")
+            }
+            _ => format!("let {id_name}"),
+        };
+        edits.push(Edit::replace(unit.statement.clone(), init));
+    }
+    edits.extend(config.removals.into_iter().map(|r| Edit::replace(r, "")));
+    edits.sort_by_key(|e| (e.range.start, e.range.end));
+    if edits.windows(2).any(|w| w[0].range.end > w[1].range.start) {
+        return Err("the rewrites of the chat's turns and of their results overlap".into());
+    }
+    Ok(edits)
+}
+
+/// The message a turn sends: `send_message(x)` / `send_message(message=x)`, or the request
+/// object's `message` (JavaScript); nothing else may be passed.
+fn message(call: &Call, dialect: Dialect) -> Result<&crate::api::Value, String> {
+    if call.spread {
+        return Err("the turn's arguments are not all known".into());
+    }
+    if let Some(other) = call.args.iter().find(|a| a.key != "message") {
+        return Err(format!("the turn has its own `{}`", other.key));
+    }
+    match (call.positional.as_slice(), call.arg("message"), dialect) {
+        ([only], None, Dialect::Python) => Ok(only),
+        ([], Some(entry), _) => Ok(&entry.value),
+        _ => Err("the turn's message is not passed in a way interlint reads".into()),
+    }
+}
+
+/// `client.interactions.create(...)` with `args`, on one line when it fits, else with each
+/// argument on a line of its own under `indent`.
+fn create_call(client: &str, args: &[String], dialect: Dialect, indent: &str, column: usize) -> String {
+    let (open, close, step) = match dialect {
+        Dialect::JavaScript => ("({ ", " })", "  "),
+        _ => ("(", ")", "    "),
+    };
+    let one_line = format!("{client}.interactions.create{open}{}{close}", args.join(", "));
+    if column + one_line.len() <= WIDTH && !one_line.contains('\n') {
+        return one_line;
+    }
+    let inner = format!("{indent}{step}");
+    let lines: Vec<String> = args.iter().map(|a| format!("{inner}{a},")).collect();
+    let (open, close) = match dialect {
+        Dialect::JavaScript => ("({", "})"),
+        _ => ("(", ")"),
+    };
+    format!(
+        "{client}.interactions.create{open}\n{}\n{indent}{close}",
+        lines.join("\n")
+    )
+}
+
+/// `chat_id = response.id` on a line of its own after the turn's statement; `None` when the
+/// statement does not stand alone on its lines.
+fn id_update(
+    text: &str,
+    statement: &Range<usize>,
+    result: &str,
+    id_name: &str,
+    dialect: Dialect,
+) -> Option<Edit> {
+    let start = line_start(text, statement.start);
+    let before = text.get(start..statement.start)?;
+    let rest = text.get(statement.end..)?;
+    let line_end = rest.find('\n').map_or(text.len(), |i| statement.end + i);
+    if !before.trim().is_empty() || !text.get(statement.end..line_end)?.trim().is_empty() {
+        return None;
+    }
+    let update = match dialect {
+        Dialect::Python => format!("{id_name} = {result}.id"),
+        _ => format!("{id_name} = {result}.id;"),
+    };
+    Some(Edit::replace(line_end..line_end, format!("\n{before}{update}")))
+}
+
+fn line_start(text: &str, offset: usize) -> usize {
+    text.get(..offset)
+        .and_then(|t| t.rfind('\n'))
+        .map_or(0, |i| i + 1)
+}
+
+/// Whether `word` appears in `text` as a whole identifier, outside the `comments`.
+fn has_word(text: &str, word: &str, comments: &[Range<usize>]) -> bool {
+    let ident = |c: char| c.is_alphanumeric() || c == '_' || c == '$';
+    text.match_indices(word).any(|(i, _)| {
+        let before = text[..i].chars().next_back();
+        let after = text[i + word.len()..].chars().next();
+        !before.is_some_and(ident)
+            && !after.is_some_and(ident)
+            && !comments.iter().any(|c| c.start <= i && i < c.end)
+    })
+}
+
+/// The unit of the chat `create` of `doc` (found again in a notebook's module), or why not.
+pub fn rewrite_chat(
+    create: &Call,
+    doc: &Document,
+    settings: &Settings,
+) -> Result<super::request::Rewritten, String> {
+    super::request::in_module(create, doc, &|call, doc, place| {
+        chat_edits(call, doc, settings, place)
+    })
+}
