@@ -21,6 +21,17 @@ pub struct Facts {
     pub comments: Vec<Range<usize>>,
     /// Each binding of the legacy client package and what is done through it.
     pub legacy: Vec<LegacyUnit>,
+    /// The modules a Python module imports at its top level, and where an import line goes.
+    pub top_imports: TopImports,
+}
+
+/// The modules a Python module imports at its top level (`import base64`: `base64`), and where
+/// a new import line goes: the start of the line after its first top-level import statement
+/// (`None` when it has none).
+#[derive(Clone, Debug, Default)]
+pub struct TopImports {
+    pub modules: Vec<String>,
+    pub insert_at: Option<usize>,
 }
 
 impl Facts {

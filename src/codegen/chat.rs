@@ -112,7 +112,10 @@ pub fn chat_edits(
         }
         let message = message(call, dialect).map_err(|why| format!("{at}: {why}"))?;
         let input = match input_value(message, text, dialect) {
-            Ok(Some(converted)) => converted,
+            Ok(Some(converted)) => {
+                edits.extend(super::request::import_edits(&converted, doc, turn.call.start)?);
+                converted
+            }
             Ok(None) => text.get(message.range.clone()).unwrap_or_default().to_string(),
             Err(why) => return Err(format!("{at}: {why}")),
         };
@@ -171,6 +174,8 @@ pub fn chat_edits(
     }
     edits.extend(config.removals.into_iter().map(|r| Edit::replace(r, "")));
     edits.sort_by_key(|e| (e.range.start, e.range.end));
+    // An import several turns need is added once.
+    edits.dedup();
     if edits.windows(2).any(|w| w[0].range.end > w[1].range.start) {
         return Err("the rewrites of the chat's turns and of their results overlap".into());
     }

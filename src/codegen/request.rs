@@ -296,7 +296,10 @@ fn rewrite_one(
             Some(_) if doc.facts().has_comment_in(&contents.range) => {
                 return Err("a comment inside the contents would be lost".into());
             }
-            Some(converted) => Edit::replace(contents.range.clone(), dialect.argument("input", &converted)),
+            Some(converted) => {
+                edits.extend(import_edits(&converted, doc, call.range.start)?);
+                Edit::replace(contents.range.clone(), dialect.argument("input", &converted))
+            }
             None if contents.key_range == contents.value.range => {
                 Edit::replace(contents.range.clone(), dialect.argument("input", &contents.key))
             }
@@ -964,6 +967,7 @@ pub fn input_value(value: &Value, text: &str, dialect: Dialect) -> Result<Option
                     (false, Some(inner)) => contents.push(text_content(&inner, dialect)),
                     // A typed part naming a file by its URI and a literal mime type.
                     _ if let Some(content) = uri_content(written, dialect) => contents.push(content),
+                    _ if let Some(content) = bytes_content(written, dialect) => contents.push(content),
                     _ if let Some(content) = map_part_content(item, text, dialect) => contents.push(content),
                     // A file uploaded in the same scope, of a kind its path tells.
                     _ if let Some(content) = uploaded_content(item, written, text, dialect) => {
@@ -1068,6 +1072,54 @@ fn uri_content(written: &str, dialect: Dialect) -> Option<String> {
         ("uri".to_string(), caps.name("uri")?.as_str().to_string()),
         ("mime_type".to_string(), mime_written.to_string()),
     ]))
+}
+
+/// `types.Part.from_bytes(data=B, mime_type="image/png")` as the interactions content of its
+/// kind, which holds its data as base64 text: `{"type": "image", "data":
+/// base64.b64encode(B).decode(), "mime_type": "image/png"}` (the rewrite imports `base64`).
+fn bytes_content(written: &str, dialect: Dialect) -> Option<String> {
+    static FROM_BYTES: std::sync::LazyLock<Option<regex::Regex>> = std::sync::LazyLock::new(|| {
+        regex::Regex::new(
+            r#"^(?:[A-Za-z_][\w.]*\.)?Part\.from_bytes\(\s*data\s*=\s*(?P<data>[A-Za-z_][\w.]*)\s*,\s*mime_type\s*=\s*(?P<mime>"[^"]*"|'[^']*')\s*,?\s*\)$"#,
+        )
+        .ok()
+    });
+    if dialect != Dialect::Python {
+        return None;
+    }
+    let caps = FROM_BYTES.as_ref()?.captures(written.trim())?;
+    let mime_written = caps.name("mime")?.as_str();
+    let kind = mime_kind(mime_written.trim_matches(['"', '\'']))?;
+    Some(dialect.map(&[
+        ("type".to_string(), dialect.string(kind)),
+        (
+            "data".to_string(),
+            format!("{BASE64}.b64encode({}).decode()", caps.name("data")?.as_str()),
+        ),
+        ("mime_type".to_string(), mime_written.to_string()),
+    ]))
+}
+
+/// The module written code may need imported, and how the code names it.
+const BASE64: &str = "base64";
+
+/// The import lines code written into `doc` needs (`import base64`), added once after the
+/// module's first top-level import; an error when there is no such import to put it by, or it
+/// would come after a top-level use at `at`.
+pub fn import_edits(code: &str, doc: &Document, at: usize) -> Result<Vec<Edit>, String> {
+    if !code.contains(&format!("{BASE64}.b64encode(")) {
+        return Ok(Vec::new());
+    }
+    let top = &doc.facts().top_imports;
+    if top.modules.iter().any(|m| m == BASE64) {
+        return Ok(Vec::new());
+    }
+    match top.insert_at {
+        Some(insert) if insert <= at => Ok(vec![Edit::replace(insert..insert, format!("import {BASE64}\n"))]),
+        _ => Err(format!(
+            "the contents' bytes are written as base64 text, and `import {BASE64}` has no import to go by"
+        )),
+    }
 }
 
 /// The interactions content type of a mime type (`image/png` → `image`), if it has one.

@@ -8,6 +8,45 @@ use crate::api::{Import, TypesImport};
 use crate::lang::ir::{Kind, NodeId};
 
 impl Analyzer<'_> {
+    /// The modules imported by the Python module's top-level `import` statements, and where a
+    /// new import line goes (after the first of its top-level imports).
+    pub(super) fn top_imports(&self) -> crate::api::TopImports {
+        let mut top = crate::api::TopImports::default();
+        for &node in &self.scopes.imports {
+            let Kind::Import(import) = self.kind(node) else {
+                continue;
+            };
+            if !self
+                .parent(node)
+                .is_some_and(|p| matches!(self.kind(p), Kind::Module(_)))
+            {
+                continue;
+            }
+            // The start of the next line (none when the import ends the text).
+            let end = self.end(node);
+            let next_line = self
+                .text
+                .get(end..)
+                .and_then(|rest| rest.find('\n'))
+                .map(|i| end + i + 1);
+            if let Some(at) = next_line
+                && top.insert_at.is_none_or(|first| at < first)
+            {
+                top.insert_at = Some(at);
+            }
+            if import.module.is_none() && import.level == 0 {
+                top.modules.extend(
+                    import
+                        .names
+                        .iter()
+                        .filter(|n| n.alias.is_none())
+                        .map(|n| n.name.name.to_string()),
+                );
+            }
+        }
+        top
+    }
+
     /// A Python `import` / `from ... import` statement's imports of a client package.
     pub(super) fn python_imports(&self, node: NodeId, out: &mut Vec<Import>) {
         let Kind::Import(import) = self.kind(node) else {

@@ -191,6 +191,7 @@ pub fn extract(
             for &node in &a.scopes.imports {
                 a.python_imports(node, &mut facts.imports);
             }
+            facts.top_imports = a.top_imports();
         }
         Dialect::JavaScript => {
             for &(node, scope) in &a.scopes.calls {
