@@ -152,6 +152,9 @@ pub struct Diagnostic {
     pub fix: Option<Fix>,
     /// Advice shown when there is no fix.
     pub suggestion: Option<String>,
+    /// Why a finding that has a rewrite in general has none here (what blocks its migration
+    /// unit): part of the suggestion, and what `--statistics` tallies.
+    pub reason: Option<String>,
     pub cell: Option<CellLocation>,
 }
 
@@ -169,6 +172,7 @@ impl Diagnostic {
             range,
             fix: None,
             suggestion: None,
+            reason: None,
             cell: None,
         }
     }
@@ -180,6 +184,15 @@ impl Diagnostic {
 
     pub fn with_suggestion(mut self, suggestion: impl Into<String>) -> Self {
         self.suggestion = Some(suggestion.into());
+        self
+    }
+
+    /// The advice when the rewrite is blocked, with why: `{advice}; not rewritten automatically:
+    /// {reason}`.
+    pub fn with_blocked(mut self, advice: &str, reason: impl Into<String>) -> Self {
+        let reason = one_line(&reason.into());
+        self.suggestion = Some(format!("{advice}; not rewritten automatically: {reason}"));
+        self.reason = Some(reason);
         self
     }
 

@@ -35,6 +35,37 @@ fn with_env(dir: &std::path::Path, args: &[&str], env: &[(&str, &str)]) -> Outpu
     command.output().expect("the binary runs")
 }
 
+/// A request whose unit cannot be rewritten: `--statistics` tallies why, under its rule, with the
+/// place and the quoted code left out so that one cause counts once.
+#[test]
+fn statistics_tally_the_reasons_left() {
+    let code = "from google import genai\nclient = genai.Client()\n\
+        r = client.models.generate_content(model=\"gemini-3.5-flash\", contents=\"a\")\n\
+        print(r.candidates[0].finish_reason)\n\
+        s = client.models.generate_content(model=\"gemini-3.5-flash\", contents=\"b\")\n\
+        print(s.candidates[0].safety_ratings)\n";
+    let dir = tree(&[("app.py", code)]);
+    let o = interlint(dir.path(), &["--statistics", "app.py"]);
+    let out = stdout(&o);
+    assert!(
+        out.contains("2\tMIG001\tcreate-content-call\n \t  2 × `…` has no counterpart on an interaction\n"),
+        "{out}"
+    );
+    let o = interlint(dir.path(), &["--statistics", "--format", "json", "app.py"]);
+    let rows: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("JSON");
+    let mig001 = rows
+        .as_array()
+        .and_then(|rows| rows.iter().find(|r| r["code"] == "MIG001"))
+        .expect("a MIG001 row");
+    assert_eq!(
+        mig001["reasons"],
+        serde_json::json!([{"reason": "`…` has no counterpart on an interaction", "count": 2}])
+    );
+    // With unsafe fixes shown as fixable, a fixable finding has no reason to tally.
+    let o = interlint(dir.path(), &["--statistics", "--unsafe-fixes", "app.py"]);
+    assert!(stdout(&o).contains("× `…` has no counterpart"), "{}", stdout(&o));
+}
+
 #[test]
 fn statistics_as_json_and_refused_combinations() {
     let dir = tree(&[("app.py", PY)]);

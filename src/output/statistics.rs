@@ -1,5 +1,6 @@
 //! `--statistics`: one line per rule with its number of findings (or a JSON array of the same
-//! rows, as ruff writes them).
+//! rows, as ruff writes them), and under it the reasons its findings were left unrewritten, with
+//! how many each holds back: the size of the manual rest of a migration.
 
 use std::collections::BTreeMap;
 use std::io::{self, Write};
@@ -13,10 +14,43 @@ struct Row<'a> {
     name: &'a str,
     count: usize,
     fixable: bool,
+    /// Why findings have no rewrite, most frequent first.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    reasons: Vec<Reason>,
+}
+
+#[derive(serde::Serialize)]
+struct Reason {
+    reason: String,
+    count: usize,
+}
+
+/// A reason as a tally's key: its place (`line 12: `, `cell 3, line 2: `, `(line 66)`) dropped and
+/// the code it quotes written `…`, so that one cause counts once.
+fn reason_key(reason: &str) -> String {
+    static PLACE: std::sync::LazyLock<Option<regex::Regex>> = std::sync::LazyLock::new(|| {
+        regex::Regex::new(r"(?:^|; )(?:cell \d+, )?line \d+: |\s*\(line \d+\)").ok()
+    });
+    static QUOTE: std::sync::LazyLock<Option<regex::Regex>> =
+        std::sync::LazyLock::new(|| regex::Regex::new(r"`[^`]*`").ok());
+    let mut key = reason.to_string();
+    if let Some(place) = PLACE.as_ref() {
+        key = place
+            .replace_all(
+                &key,
+                |c: &regex::Captures| if c[0].starts_with("; ") { "; " } else { "" },
+            )
+            .into_owned();
+    }
+    if let Some(quote) = QUOTE.as_ref() {
+        key = quote.replace_all(&key, "`…`").into_owned();
+    }
+    key
 }
 
 fn rows<'a>(located: &[Located<'a>], style: Style) -> Vec<Row<'a>> {
     let mut rows: BTreeMap<&str, Row> = BTreeMap::new();
+    let mut reasons: BTreeMap<&str, BTreeMap<String, usize>> = BTreeMap::new();
     for l in located {
         let rule = l.diagnostic.rule;
         let row = rows.entry(rule.code).or_insert(Row {
@@ -24,9 +58,29 @@ fn rows<'a>(located: &[Located<'a>], style: Style) -> Vec<Row<'a>> {
             name: rule.name,
             count: 0,
             fixable: false,
+            reasons: Vec::new(),
         });
         row.count += 1;
         row.fixable |= l.fixable(style);
+        if let Some(reason) = &l.diagnostic.reason
+            && !l.fixable(style)
+        {
+            *reasons
+                .entry(rule.code)
+                .or_default()
+                .entry(reason_key(reason))
+                .or_default() += 1;
+        }
+    }
+    for (code, tally) in reasons {
+        if let Some(row) = rows.get_mut(code) {
+            row.reasons = tally
+                .into_iter()
+                .map(|(reason, count)| Reason { reason, count })
+                .collect();
+            row.reasons
+                .sort_by(|a, b| b.count.cmp(&a.count).then_with(|| a.reason.cmp(&b.reason)));
+        }
     }
     let mut rows: Vec<Row> = rows.into_values().collect();
     rows.sort_by(|a, b| b.count.cmp(&a.count).then(a.code.cmp(b.code)));
@@ -39,6 +93,20 @@ pub fn write_statistics(out: &mut dyn Write, located: &[Located], style: Style) 
     for row in rows {
         let marker = if row.fixable { "[*] " } else { "" };
         writeln!(out, "{:>width$}\t{}\t{marker}{}", row.count, row.code, row.name)?;
+        // Under the rule, each reason its findings were not rewritten, with how many.
+        let counts = row
+            .reasons
+            .iter()
+            .map(|r| r.count.to_string().len())
+            .max()
+            .unwrap_or(1);
+        for reason in &row.reasons {
+            writeln!(
+                out,
+                "{:>width$}\t  {:>counts$} × {}",
+                "", reason.count, reason.reason
+            )?;
+        }
     }
     Ok(())
 }

@@ -31,14 +31,9 @@ pub fn with_unit_fix(
                 fix.in_file = in_file;
                 diagnostic.with_fix(fix)
             }
-            Err(reason) => {
-                diagnostic.with_suggestion(format!("{advice}; not rewritten automatically: {reason}"))
-            }
+            Err(reason) => diagnostic.with_blocked(advice, reason),
         },
-        None => diagnostic.with_suggestion(format!(
-            "{advice}; not rewritten automatically: {}",
-            no_unit_reason(call, doc, settings)
-        )),
+        None => diagnostic.with_blocked(advice, no_unit_reason(call, doc, settings)),
     }
 }
 

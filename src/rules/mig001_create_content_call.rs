@@ -61,10 +61,10 @@ impl Rule for CreateContentCall {
                         Ok(rewritten) => diagnostic.with_fix(
                             rewritten.fix(Applicability::Unsafe, "Rewrite as `interactions.create(...)`"),
                         ),
-                        Err(reason) => diagnostic.with_suggestion(format!(
-                            "Call `{create}` with the config's entries as plain values; not rewritten \
-                             automatically: {reason}"
-                        )),
+                        Err(reason) => diagnostic.with_blocked(
+                            &format!("Call `{create}` with the config's entries as plain values"),
+                            reason,
+                        ),
                     });
                 }
                 CallKind::LegacyCreate { stream: false } => {

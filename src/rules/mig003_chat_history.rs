@@ -72,8 +72,7 @@ impl Rule for ChatHistory {
                             Applicability::Unsafe,
                             "Send each turn with `interactions.create(...)`, naming the previous interaction",
                         )),
-                        Err(reason) => diagnostic
-                            .with_suggestion(format!("{suggestion}; not rewritten automatically: {reason}")),
+                        Err(reason) => diagnostic.with_blocked(&suggestion, reason),
                     },
                     _ => diagnostic.with_suggestion(suggestion.clone()),
                 });

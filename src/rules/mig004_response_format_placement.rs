@@ -101,8 +101,7 @@ impl Rule for ResponseFormatPlacement {
                             fix.in_file = rewritten.in_file;
                             diagnostic.with_fix(fix)
                         }
-                        Err(why) => diagnostic
-                            .with_suggestion(format!("{advice} (not rewritten automatically: {why})")),
+                        Err(why) => diagnostic.with_blocked(advice, why),
                     });
                 } else if key == "response_format" {
                     let message =

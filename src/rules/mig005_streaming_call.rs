@@ -74,9 +74,7 @@ impl Rule for StreamingCall {
                                 dialect.argument("stream", dialect.true_value())
                             ),
                         )),
-                        Err(reason) => diagnostic.with_suggestion(format!(
-                            "Call `{create}`; not rewritten automatically: {reason}"
-                        )),
+                        Err(reason) => diagnostic.with_blocked(&format!("Call `{create}`"), reason),
                     });
                 }
                 CallKind::LegacyCreate { stream: true } => {

@@ -172,10 +172,7 @@ fn check_request(doc: &Document, facts: &Facts, request: &HttpRequest, cx: &mut 
                     ),
                     edits,
                 )),
-                Err(reason) => diagnostic.with_suggestion(format!(
-                    "{}; not rewritten automatically: {reason}",
-                    url_suggestion(&url)
-                )),
+                Err(reason) => diagnostic.with_blocked(&url_suggestion(&url), reason),
             },
         );
         return;

@@ -98,13 +98,13 @@ impl Rule for TypedWrapper {
                 (None, WrapperKind::Enum) => diagnostic.with_suggestion(
                     "Write the plain value (a string) the request field takes instead of the enum member",
                 ),
-                (None, WrapperKind::Factory) if dialect == Dialect::JavaScript => diagnostic.with_suggestion(
-                    "Write the object the helper builds as a plain object literal (not rewritten automatically: \
-                     the helper's output shape depends on its arguments)",
+                (None, WrapperKind::Factory) if dialect == Dialect::JavaScript => diagnostic.with_blocked(
+                    "Write the object the helper builds as a plain object literal",
+                    "the helper's output shape depends on its arguments",
                 ),
-                (None, _) => diagnostic.with_suggestion(
-                    "Write the object as a plain dict with the same fields (not rewritten automatically: the \
-                     arguments are not all keywords, or the factory builds a nested shape)",
+                (None, _) => diagnostic.with_blocked(
+                    "Write the object as a plain dict with the same fields",
+                    "the arguments are not all keywords, or the factory builds a nested shape",
                 ),
             });
         }
