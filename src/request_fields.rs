@@ -39,6 +39,13 @@ pub struct RequestField {
     /// The value's own keys are written in snake_case too.
     #[serde(default)]
     pub snake_keys: bool,
+    /// The value is a list of objects whose keys are renamed by this map (an unlisted key has
+    /// no place), each value a string or an enum member written in lower case without
+    /// `item_value_prefix` (`HARM_CATEGORY_HATE_SPEECH` → `hate_speech`).
+    #[serde(default)]
+    pub item_keys: Option<BTreeMap<String, String>>,
+    #[serde(default)]
+    pub item_value_prefix: Option<String>,
     #[serde(default)]
     pub sampling: bool,
     #[serde(default = "yes")]

@@ -752,7 +752,89 @@ fn field_value(
     if field.snake_keys && dialect != Dialect::Python {
         return Ok(snake_keys(value, text, dialect));
     }
+    if let Some(keys) = &field.item_keys {
+        return item_list(field, keys, value, shown, text, dialect);
+    }
     Ok(raw.to_string())
+}
+
+/// A list of settings written in the call (`safety_settings=[SafetySetting(category=..., ...)]`)
+/// in the interactions shape: each key renamed by `keys`, each value a lower-case string.
+fn item_list(
+    field: &RequestField,
+    keys: &std::collections::BTreeMap<String, String>,
+    value: &Value,
+    shown: &str,
+    text: &str,
+    dialect: Dialect,
+) -> Result<String, String> {
+    let changes = || {
+        let renamed: Vec<String> = keys
+            .iter()
+            .filter(|(old, new)| old != new)
+            .map(|(old, new)| format!("`{old}` is `{new}`"))
+            .collect();
+        format!("{}, values in lower case", renamed.join(", "))
+    };
+    let ValueKind::List(items) = &value.kind else {
+        return Err(format!(
+            "`{shown}` is not a list written in the request, and its items change shape ({})",
+            changes()
+        ));
+    };
+    let mut converted = Vec::with_capacity(items.len());
+    for item in items {
+        let written = text.get(item.range.clone()).unwrap_or_default();
+        let map = item.as_map().filter(|m| m.complete).ok_or_else(|| {
+            format!(
+                "`{}` in `{shown}` is not an object interlint can read; its shape changes ({})",
+                crate::diagnostic::one_line(written),
+                changes()
+            )
+        })?;
+        let mut entries = Vec::with_capacity(map.entries.len());
+        for entry in &map.entries {
+            let key = snake_case(&entry.key);
+            let new_key = keys.get(&key).ok_or_else(|| {
+                format!(
+                    "`{}` of `{shown}` has no place in an interactions request",
+                    entry.key
+                )
+            })?;
+            let literal = match &entry.value.kind {
+                ValueKind::Str(s) => s.clone(),
+                _ => enum_member(text.get(entry.value.range.clone()).unwrap_or_default())
+                    .ok_or_else(|| format!("`{}` of `{shown}` is not a literal", entry.key))?
+                    .to_string(),
+            };
+            let literal = field
+                .item_value_prefix
+                .as_deref()
+                .and_then(|p| literal.strip_prefix(p))
+                .unwrap_or(&literal)
+                .to_lowercase();
+            entries.push((new_key.clone(), dialect.string(&literal)));
+        }
+        converted.push(dialect.map(&entries));
+    }
+    Ok(format!("[{}]", converted.join(", ")))
+}
+
+/// The member of an enum as written (`types.HarmCategory.HARM_CATEGORY_HATE_SPEECH` →
+/// `HARM_CATEGORY_HATE_SPEECH`).
+fn enum_member(written: &str) -> Option<&str> {
+    let (path, member) = written.trim().rsplit_once('.')?;
+    let is_name = |s: &str| {
+        !s.is_empty()
+            && s.chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '.')
+    };
+    (is_name(path)
+        && !member.is_empty()
+        && member
+            .chars()
+            .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_'))
+    .then_some(member)
 }
 
 /// A literal (or a list of literals) mapped by the field's `values`.

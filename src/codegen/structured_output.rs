@@ -150,6 +150,7 @@ fn json_schema_text(value: &Value, text: &str, dialect: Dialect) -> Result<Strin
                 python_type(written).unwrap_or_default()
             )),
             None if dialect == Dialect::Python && is_class_name(written) => {
+                pydantic_model(written, text)?;
                 Ok(format!("{written}.model_json_schema()"))
             }
             _ => Err(format!("what `{written}` holds is not known")),
@@ -166,13 +167,44 @@ fn json_schema_text(value: &Value, text: &str, dialect: Dialect) -> Result<Strin
             Some(item) => {
                 let items = match python_type(item) {
                     Some(json_type) => format!("{{\"type\": \"{json_type}\"}}"),
-                    None => format!("{item}.model_json_schema()"),
+                    None => {
+                        pydantic_model(item, text)?;
+                        format!("{item}.model_json_schema()")
+                    }
                 };
                 Ok(format!("{{\"type\": \"array\", \"items\": {items}}}"))
             }
             None => Err(format!("`{written}` is not a schema interlint can convert")),
         },
         _ => Err(format!("`{written}` is not a schema interlint can convert")),
+    }
+}
+
+/// Whether the class `name` is a pydantic model defined in `text` (a base named `BaseModel`):
+/// only such a class has the `model_json_schema()` the rewrite calls. A `TypedDict`, a dataclass
+/// or an enum the old client converted itself, or a class defined elsewhere, is not converted.
+fn pydantic_model(name: &str, text: &str) -> Result<(), String> {
+    let pattern = format!(
+        r"(?m)^[ \t]*class[ \t]+{}[ \t]*\(([^)]*)\)[ \t]*:",
+        regex::escape(name)
+    );
+    let bases: Vec<String> = Regex::new(&pattern)
+        .ok()
+        .map(|re| re.captures_iter(text).map(|c| c[1].to_string()).collect())
+        .unwrap_or_default();
+    if bases.is_empty() {
+        return Err(format!(
+            "`{name}` is not a class defined in this module, so whether it is a pydantic model is not known"
+        ));
+    }
+    let pydantic = |b: &String| b.split(',').any(|base| base.trim().ends_with("BaseModel"));
+    if bases.iter().all(pydantic) {
+        Ok(())
+    } else {
+        Err(format!(
+            "`{name}` is not a pydantic model (a TypedDict, a dataclass or an enum), which the old client \
+             converted itself; write its JSON Schema"
+        ))
     }
 }
 

@@ -125,6 +125,28 @@ impl Analyzer<'_> {
             }
         }
         turns.sort_by_key(|(node, _)| self.start(*node));
+        // TypeScript types a name by its declaration: a turn's result assigned to a name that
+        // also holds something else (another chat's turn, a response) would not fit it.
+        if !self.py() {
+            let values: Vec<NodeId> = turns.iter().map(|(node, _)| self.climb_value(*node)).collect();
+            for (node, turn) in &turns {
+                let Some(result) = &turn.result else {
+                    continue;
+                };
+                let others =
+                    self.scopes.names.all_bindings(result, binding.scope).iter().any(
+                        |b| !matches!(b.kind, BindingKind::Assign { value, .. } if values.contains(&value)),
+                    );
+                if others {
+                    unit.blocked.push((
+                        self.range(*node),
+                        format!(
+                            "`{result}` also holds other values, whose type an interaction would not fit"
+                        ),
+                    ));
+                }
+            }
+        }
         // Straight: every turn a statement of the chat's own list, after it, none in a loop.
         unit.straight = turns.iter().all(|(node, _)| {
             self.enclosing_statement(*node)
