@@ -5,6 +5,7 @@
 
 use super::Analyzer;
 use super::scope::{BindingKind, Resolution};
+use super::unit::shorten;
 use crate::api::{ChatUnit, Turn, line_indent};
 use crate::lang::ir::{Kind, NodeId};
 
@@ -21,7 +22,7 @@ impl Analyzer<'_> {
         {
             unit.client = self.range(chats.object);
         }
-        let top = self.climb_value(call);
+        let top = self.climb(call);
         let Some((target, statement)) = self.bound_by_statement(top) else {
             let how = match self.parent(top).map(|p| self.kind(p)) {
                 Some(Kind::Assign(a)) if a.value == Some(top) && !a.targets.is_empty() => {
@@ -73,30 +74,14 @@ impl Analyzer<'_> {
         }
         let holder = self.holder(statement);
         let mut turns: Vec<(NodeId, Turn)> = Vec::new();
-        for &(load, load_scope) in self.scopes.loads_of(name) {
-            if load == target {
-                continue;
-            }
-            let at = self.start(load);
-            match self.scopes.names.resolve(name, load_scope, at) {
-                Resolution::Bound(b, _) if b.start == binding.start && b.scope == binding.scope => {}
-                Resolution::Bound(..) | Resolution::Unbound => continue,
-                Resolution::Opaque => {
-                    if self.scopes.names.declaring_scope(name, load_scope) == Some(binding.scope) {
-                        unit.blocked.push((
-                            self.range(load),
-                            format!("`{name}` is read where another binding may hold it"),
-                        ));
-                    }
-                    continue;
-                }
-            }
-            if self
-                .parent(load)
-                .is_some_and(|p| matches!(self.kind(p), Kind::Assign(a) if a.targets.contains(&load)))
-            {
-                continue;
-            }
+        let (reads, opaque) = self.reads_of_binding(name, binding, target);
+        for load in opaque {
+            unit.blocked.push((
+                self.range(load),
+                format!("`{name}` is read where another binding may hold it"),
+            ));
+        }
+        for (load, _) in reads {
             match self.turn(load) {
                 Some((turn_call, stream)) if self.function_of(load) == self.function_of(statement) => {
                     turns.push((turn_call, self.turn_of(turn_call, stream)))
@@ -106,7 +91,7 @@ impl Analyzer<'_> {
                     format!("`{name}` is used in another function than the one that makes it"),
                 )),
                 None => {
-                    let around = self.parent(load).map_or(load, |p| self.climb_value(p));
+                    let around = self.parent(load).map_or(load, |p| self.climb(p));
                     let what = shorten(self.src(around).lines().next().unwrap_or_default().trim());
                     let history = matches!(self.kind(around), Kind::Member(m)
                         if matches!(&*m.name.name, "get_history" | "getHistory" | "history"));
@@ -128,7 +113,7 @@ impl Analyzer<'_> {
         // TypeScript types a name by its declaration: a turn's result assigned to a name that
         // also holds something else (another chat's turn, a response) would not fit it.
         if !self.py() {
-            let values: Vec<NodeId> = turns.iter().map(|(node, _)| self.climb_value(*node)).collect();
+            let values: Vec<NodeId> = turns.iter().map(|(node, _)| self.climb(*node)).collect();
             for (node, turn) in &turns {
                 let Some(result) = &turn.result else {
                     continue;
@@ -156,7 +141,7 @@ impl Analyzer<'_> {
             let (node, _) = turns[i];
             let sees = match &turns[i - 1].1.result {
                 Some(previous) => {
-                    let previous_value = self.climb_value(turns[i - 1].0);
+                    let previous_value = self.climb(turns[i - 1].0);
                     matches!(
                         self.scopes.names.resolve(previous, binding.scope, self.enclosing_statement(node).map_or(self.start(node), |s| self.start(s))),
                         Resolution::Bound(b, _) if matches!(b.kind, BindingKind::Assign { value, .. } if value == previous_value)
@@ -196,7 +181,7 @@ impl Analyzer<'_> {
 
     /// A turn: the statement it stands in, and the name its result is bound to.
     fn turn_of(&self, call: NodeId, stream: bool) -> Turn {
-        let top = self.climb_value(call);
+        let top = self.climb(call);
         let (result, statement) = match self.bound_by_statement(top) {
             Some((target, statement)) => (self.tree.name(target).map(str::to_string), Some(statement)),
             None => match self.parent(top) {
@@ -212,17 +197,6 @@ impl Analyzer<'_> {
             indent: line_indent(self.text, self.start(call)),
             sees_previous: false,
         }
-    }
-
-    /// `node` with the `await` and parentheses around it.
-    fn climb_value(&self, mut node: NodeId) -> NodeId {
-        while let Some(parent) = self.parent(node) {
-            match self.kind(parent) {
-                Kind::Await(_) | Kind::Paren(_) | Kind::Cast(_) => node = parent,
-                _ => break,
-            }
-        }
-        node
     }
 
     /// The name `value` is bound to by an assignment that is a statement of its own (a
@@ -297,12 +271,5 @@ impl Analyzer<'_> {
             .iter()
             .position(|list| list.contains(&statement))
             .map(|i| (owner, i))
-    }
-}
-
-fn shorten(code: &str) -> String {
-    match code.char_indices().nth(60) {
-        Some((end, _)) => format!("{}...", &code[..end]),
-        None => code.to_string(),
     }
 }

@@ -10,6 +10,7 @@
 use super::Analyzer;
 use super::scope::{BindingKind, Resolution};
 use crate::api::{ReadKind, ResultUse, ResultUses, StreamLoop, line_indent};
+use crate::lang::bindings::Binding;
 use crate::lang::ir::{Kind, NodeId};
 
 /// Functions whose argument is only shown: the value is not read as a response.
@@ -57,7 +58,7 @@ impl Analyzer<'_> {
     }
 
     /// `node` with the `await`, parentheses and casts around it.
-    fn climb(&self, mut node: NodeId) -> NodeId {
+    pub(super) fn climb(&self, mut node: NodeId) -> NodeId {
         while let Some(parent) = self.parent(node) {
             match self.kind(parent) {
                 Kind::Await(_) | Kind::Paren(_) | Kind::Cast(_) => node = parent,
@@ -233,6 +234,28 @@ impl Analyzer<'_> {
         if binding.scope == 0 && self.elsewhere.contains(name) {
             uses.push(self.escape(target, format!("other cells of the notebook read `{name}`")));
         }
+        let (reads, opaque) = self.reads_of_binding(name, binding, target);
+        for load in opaque {
+            uses.push(self.escape(
+                load,
+                format!("`{name}` is read where another binding may hold it"),
+            ));
+        }
+        for (load, load_scope) in reads {
+            self.use_of(self.climb(load), load_scope, follow, false, uses);
+        }
+    }
+
+    /// The reads of `name` that see `binding` (its assignment targets and `target` left out),
+    /// with their scopes; and the reads in a function that may see it or another binding.
+    pub(super) fn reads_of_binding(
+        &self,
+        name: &str,
+        binding: &Binding<BindingKind>,
+        target: NodeId,
+    ) -> (Vec<(NodeId, usize)>, Vec<NodeId>) {
+        let mut reads = Vec::new();
+        let mut opaque = Vec::new();
         for &(load, load_scope) in self.scopes.loads_of(name) {
             if load == target {
                 continue;
@@ -243,10 +266,7 @@ impl Analyzer<'_> {
                 // A function that may see this binding or another.
                 Resolution::Opaque => {
                     if self.scopes.names.declaring_scope(name, load_scope) == Some(binding.scope) {
-                        uses.push(self.escape(
-                            load,
-                            format!("`{name}` is read where another binding may hold it"),
-                        ));
+                        opaque.push(load);
                     }
                     continue;
                 }
@@ -258,8 +278,9 @@ impl Analyzer<'_> {
             {
                 continue;
             }
-            self.use_of(self.climb(load), load_scope, follow, false, uses);
+            reads.push((load, load_scope));
         }
+        (reads, opaque)
     }
 
     /// `result.name`: a read the old way, or another member.
@@ -405,7 +426,7 @@ impl Analyzer<'_> {
     }
 }
 
-fn shorten(code: &str) -> String {
+pub(super) fn shorten(code: &str) -> String {
     match code.char_indices().nth(QUOTE) {
         Some((end, _)) => format!("{}...", &code[..end]),
         None => code.to_string(),
