@@ -253,6 +253,7 @@ fn rewrite_in_document(
     if !reads.is_empty() {
         edits.extend(reads);
         edits.sort_by_key(|e| (e.range.start, e.range.end));
+        edits.dedup();
         if edits.windows(2).any(|w| w[0].range.end > w[1].range.start) {
             return Err("the rewrites of the request and of its result's reads overlap".into());
         }
@@ -1176,32 +1177,36 @@ fn bytes_content(written: &str, dialect: Dialect) -> Option<String> {
         ("type".to_string(), dialect.string(kind)),
         (
             "data".to_string(),
-            format!("{BASE64}.b64encode({}).decode()", caps.name("data")?.as_str()),
+            format!("base64.b64encode({}).decode()", caps.name("data")?.as_str()),
         ),
         ("mime_type".to_string(), mime_written.to_string()),
     ]))
 }
 
-/// The module written code may need imported, and how the code names it.
-const BASE64: &str = "base64";
+/// The modules written code may need imported, each with the call that shows it is used.
+const IMPORTS: &[(&str, &str)] = &[("base64", "base64.b64encode("), ("json", "json.loads(")];
 
-/// The import lines code written into `doc` needs (`import base64`), added once after the
-/// module's first top-level import; an error when there is no such import to put it by, or it
-/// would come after a top-level use at `at`.
+/// The import lines code written into `doc` needs (`import base64`, `import json`), added once
+/// after the module's first top-level import; an error when there is no such import to put it
+/// by, or it would come after a top-level use at `at`.
 pub fn import_edits(code: &str, doc: &Document, at: usize) -> Result<Vec<Edit>, String> {
-    if !code.contains(&format!("{BASE64}.b64encode(")) {
-        return Ok(Vec::new());
-    }
     let top = &doc.facts().top_imports;
-    if top.modules.iter().any(|m| m == BASE64) {
-        return Ok(Vec::new());
+    let mut lines = String::new();
+    for (module, used) in IMPORTS {
+        if !code.contains(used) || top.modules.iter().any(|m| m == module) {
+            continue;
+        }
+        if top.insert_at.is_none_or(|insert| insert > at) {
+            return Err(format!(
+                "the rewrite calls `{used}...)`, and `import {module}` has no import to go by"
+            ));
+        }
+        lines.push_str(&format!("import {module}\n"));
     }
-    match top.insert_at {
-        Some(insert) if insert <= at => Ok(vec![Edit::replace(insert..insert, format!("import {BASE64}\n"))]),
-        _ => Err(format!(
-            "the contents' bytes are written as base64 text, and `import {BASE64}` has no import to go by"
-        )),
-    }
+    Ok(match top.insert_at {
+        Some(insert) if !lines.is_empty() => vec![Edit::replace(insert..insert, lines)],
+        _ => Vec::new(),
+    })
 }
 
 /// The interactions content type of a mime type (`image/png` → `image`), if it has one.

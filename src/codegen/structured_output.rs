@@ -234,3 +234,85 @@ fn python_type(name: &str) -> Option<&'static str> {
         _ => None,
     }
 }
+
+/// How the old client parsed a request's answer into `response.parsed`, by the schema in its
+/// config (python-genai's `_from_response`): a pydantic model by `model_validate_json`, a list
+/// of them item by item, a JSON Schema or a builtin type by `json.loads`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ParsedAs {
+    Model(String),
+    Models(String),
+    Json,
+}
+
+impl ParsedAs {
+    /// The expression that parses `answer` (the interaction's text) the same way.
+    pub fn expression(&self, answer: &str) -> String {
+        match self {
+            ParsedAs::Model(model) => format!("{model}.model_validate_json({answer})"),
+            ParsedAs::Models(model) => {
+                format!("[{model}.model_validate(item) for item in json.loads({answer})]")
+            }
+            ParsedAs::Json => format!("json.loads({answer})"),
+        }
+    }
+}
+
+/// What `call`'s `response.parsed` holds, from its config's schema; why not when the config is
+/// not known, has no schema (the old client parsed nothing), or its schema is one whose parsing
+/// interlint does not write (an enum, a union, a class defined elsewhere).
+pub fn parsed_as(call: &crate::api::Call, text: &str) -> Result<ParsedAs, String> {
+    let config = call
+        .arg("config")
+        .ok_or("the request has no config, so the old client parsed nothing")?;
+    let map = match &config.value.kind {
+        ValueKind::Map(map) => Some(map.as_ref()),
+        ValueKind::Name(name) => name
+            .value
+            .as_ref()
+            .and_then(|v| v.as_map())
+            .or_else(|| name.shared.as_ref().and_then(|s| s.value.as_map())),
+        _ => None,
+    }
+    .filter(|map| map.complete)
+    .ok_or("the config's entries are not all known, so what the old client parsed is not")?;
+    let schema = map
+        .entries
+        .iter()
+        .find(|e| snake_case(&e.key) == "response_schema")
+        .or_else(|| {
+            map.entries
+                .iter()
+                .find(|e| snake_case(&e.key) == "response_json_schema")
+        })
+        .ok_or("the config has no schema, so the old client parsed nothing")?;
+    let written = text.get(schema.value.range.clone()).unwrap_or_default().trim();
+    let unknown =
+        || format!("the old client parsed the answer by `{written}`, which interlint does not write");
+    match &schema.value.kind {
+        ValueKind::Map(_) => Ok(ParsedAs::Json),
+        ValueKind::Name(name) => match name.value.as_ref().map(|v| &v.kind) {
+            Some(ValueKind::Map(_)) => Ok(ParsedAs::Json),
+            None if python_type(written).is_some() => Ok(ParsedAs::Json),
+            None if is_class_name(written) => {
+                pydantic_model(written, text)?;
+                Ok(ParsedAs::Model(written.to_string()))
+            }
+            _ => Err(unknown()),
+        },
+        _ if written
+            .strip_suffix(".model_json_schema()")
+            .is_some_and(is_class_name) =>
+        {
+            Ok(ParsedAs::Json)
+        }
+        _ => match list_of_model(written) {
+            Some(item) if python_type(item).is_some() => Ok(ParsedAs::Json),
+            Some(item) => {
+                pydantic_model(item, text)?;
+                Ok(ParsedAs::Models(item.to_string()))
+            }
+            None => Err(unknown()),
+        },
+    }
+}

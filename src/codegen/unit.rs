@@ -4,7 +4,8 @@
 
 use std::ops::Range;
 
-use super::request::Dialect;
+use super::request::{Dialect, import_edits};
+use super::structured_output::parsed_as;
 use crate::api::{Call, Read, ReadKind, ResultUse, StreamLoop};
 use crate::diagnostic::Edit;
 use crate::lang::Document;
@@ -40,7 +41,7 @@ pub fn result_edits(
     let mut edits = Vec::new();
     for use_ in &result.uses {
         match use_ {
-            ResultUse::Read(read) => edits.push(read_edit(read, doc, settings, dialect, place)?),
+            ResultUse::Read(read) => edits.extend(read_edit(call, read, doc, settings, dialect, place)?),
             ResultUse::Member { range, name } => {
                 if dialect == Dialect::Python && SHARED_MEMBERS.contains(&name.as_str()) {
                     continue;
@@ -55,17 +56,21 @@ pub fn result_edits(
             ResultUse::Loop(stream) => edits.extend(loop_edits(stream, doc, dialect, place)?),
         }
     }
+    // Two reads needing one import add it once.
+    edits.sort_by_key(|e| (e.range.start, e.range.end));
+    edits.dedup();
     Ok(edits)
 }
 
-/// A read of a response as the interaction's.
+/// A read of a response as the interaction's (with the import it needs).
 fn read_edit(
+    call: &Call,
     read: &Read,
     doc: &Document,
     settings: &Settings,
     dialect: Dialect,
     place: &dyn Fn(usize) -> String,
-) -> Result<Edit, String> {
+) -> Result<Vec<Edit>, String> {
     let text = &doc.text;
     let receiver = text.get(read.receiver.clone()).unwrap_or_default();
     let written = shorten(text.get(read.range.clone()).unwrap_or_default());
@@ -76,21 +81,27 @@ fn read_edit(
         _ => Edit::replace(range, new),
     };
     match read.kind {
-        ReadKind::Text | ReadKind::Candidates { simple_text: true } => {
-            Ok(after_receiver(read.range.clone(), dialect.answer_text(receiver)))
-        }
+        ReadKind::Text | ReadKind::Candidates { simple_text: true } => Ok(vec![after_receiver(
+            read.range.clone(),
+            dialect.answer_text(receiver),
+        )]),
         ReadKind::Usage { member } => {
             match usage_read(read, member, receiver, text, &settings.fields.usage) {
-                Ok((range, new)) => Ok(after_receiver(range, new)),
+                Ok((range, new)) => Ok(vec![after_receiver(range, new)]),
                 Err(count) => Err(format!(
                     "{at}: `{written}` reads `{count}`, which an interaction's `{}` does not have",
                     settings.fields.usage.field
                 )),
             }
         }
-        ReadKind::Parsed { .. } => Err(format!(
-            "{at}: `{written}` reads the answer the old client parsed; an interaction has its text only"
-        )),
+        ReadKind::Parsed { .. } => {
+            let parsed = parsed_as(call, text)
+                .map_err(|why| format!("{at}: `{written}` reads the parsed answer: {why}"))?;
+            let code = parsed.expression(&dialect.answer_text(receiver));
+            let mut edits = import_edits(&code, doc, read.range.start)?;
+            edits.push(Edit::replace(read.range.clone(), code));
+            Ok(edits)
+        }
         ReadKind::FunctionCalls | ReadKind::PartFunctionCall => Err(format!(
             "{at}: `{written}` reads function calls, which an interaction holds as `function_call` steps"
         )),
