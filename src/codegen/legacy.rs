@@ -28,6 +28,8 @@ const JAVASCRIPT_CLASS: &str = "GoogleGenAI";
 /// its code cells make.
 pub struct Found<'d> {
     pub unit: &'d LegacyUnit,
+    /// The document the unit's offsets point into: the file's, or the notebook's module.
+    doc: &'d Document,
     text: &'d str,
     comments: &'d [Range<usize>],
     module: Option<&'d Module>,
@@ -41,6 +43,7 @@ pub fn unit_of<'d>(call: &Call, doc: &'d Document) -> Option<Found<'d>> {
         let unit = facts.legacy.iter().find(|u| u.calls.contains(&range))?;
         return Some(Found {
             unit,
+            doc: &module.doc,
             text: &module.doc.text,
             comments: &facts.comments,
             module: Some(module),
@@ -50,6 +53,7 @@ pub fn unit_of<'d>(call: &Call, doc: &'d Document) -> Option<Found<'d>> {
     let unit = facts.legacy.iter().find(|u| u.calls.contains(&call.range))?;
     Some(Found {
         unit,
+        doc,
         text: &doc.text,
         comments: &facts.comments,
         module: None,
@@ -117,6 +121,7 @@ pub fn rewrite_unit(found: &Found, dialect: Dialect, settings: &Tables) -> Resul
         if request.stream {
             arguments.push(dialect.argument("stream", dialect.true_value()));
         }
+        edits.extend(result_edits(found, request, settings)?);
         let client = request.client.as_deref().unwrap_or(&unit.client_name);
         edits.push(Edit::replace(
             request.callee.clone(),
@@ -139,6 +144,25 @@ pub fn rewrite_unit(found: &Found, dialect: Dialect, settings: &Tables) -> Resul
             .ok_or_else(|| "the edits cannot be carried into the notebook's cells".to_string()),
         None => Ok((edits, false)),
     }
+}
+
+/// The reads of a request's result, rewritten with it (Python; a JavaScript unit follows its
+/// results itself, into `answers` and `responses`), or why the unit cannot be migrated.
+fn result_edits(found: &Found, request: &LegacyRequest, settings: &Tables) -> Result<Vec<Edit>, String> {
+    let Some(call) = found
+        .doc
+        .facts()
+        .calls
+        .iter()
+        .find(|c| c.range == request.call && matches!(c.kind, crate::api::CallKind::LegacyCreate { .. }))
+    else {
+        return Ok(Vec::new());
+    };
+    let place = |offset| match found.module {
+        Some(module) => module.place(offset),
+        None => super::unit::place(found.doc, offset),
+    };
+    super::unit::result_edits(call, found.doc, settings, &place)
 }
 
 /// The statement importing the current package in place of the legacy import: Python's

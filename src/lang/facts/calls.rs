@@ -395,6 +395,11 @@ impl Analyzer<'_> {
         let result = match kind {
             CallKind::Create => Some(Box::new(self.result_uses(node, scope, false))),
             CallKind::CreateStream => Some(Box::new(self.result_uses(node, scope, true))),
+            // A legacy Python response reads as the current client's does; JavaScript's legacy
+            // units follow their results themselves (`result.response.text()`).
+            CallKind::LegacyCreate { stream } if self.py() => {
+                Some(Box::new(self.result_uses(node, scope, stream)))
+            }
             CallKind::SendMessage => {
                 let stream = matches!(self.kind(function), Kind::Member(m) if *m.name.name == *self.words.send_stream)
                     || self.py() && self.flag(node, "stream");
