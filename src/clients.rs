@@ -62,6 +62,8 @@ pub struct Spelling {
     /// A result's usage (`usage_metadata`) and a candidate's grounding (`grounding_metadata`).
     pub usage: String,
     pub grounding: String,
+    /// The old client's error classes (`APIError`), which an interactions call does not raise.
+    pub errors: Vec<String>,
 }
 
 #[derive(Clone, Debug, Default, Deserialize)]

@@ -48,6 +48,7 @@ pub(crate) struct Words {
     pub function_call: &'static str,
     pub usage: &'static str,
     pub grounding: &'static str,
+    pub errors: &'static [String],
     /// The receiver of a method: `self` / `this`.
     pub this: &'static str,
 }
@@ -66,6 +67,7 @@ impl Dialect {
                 function_call: &s.function_call,
                 usage: &s.usage,
                 grounding: &s.grounding,
+                errors: &s.errors,
                 this,
             };
             [words(&spelled.python, "self"), words(&spelled.javascript, "this")]

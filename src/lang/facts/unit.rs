@@ -51,10 +51,54 @@ impl Analyzer<'_> {
     /// stream of chunks.
     pub(super) fn result_uses(&self, call: NodeId, scope: usize, stream: bool) -> ResultUses {
         let mut uses = ResultUses::default();
+        if let Some(use_) = self.old_error_handler(call) {
+            uses.uses.push(use_);
+        }
         let top = self.climb(call);
         let follow = Follow { stream, returns: 0 };
         self.use_of(top, scope, follow, true, &mut uses.uses);
         uses
+    }
+
+    /// A `try` around the request `call`, in its function, with a handler of the old client's
+    /// errors (`except errors.APIError`): an interactions call raises others, which the handler
+    /// would no longer catch.
+    fn old_error_handler(&self, call: NodeId) -> Option<ResultUse> {
+        let errors = self.words.errors;
+        if errors.is_empty() {
+            return None;
+        }
+        let mut child = call;
+        while let Some(parent) = self.parent(child) {
+            match self.kind(parent) {
+                Kind::Function(_) | Kind::Class(_) => return None,
+                Kind::Try(t) if t.body.contains(&child) => {
+                    for handler in &t.handlers {
+                        let Some(types) = handler.types else {
+                            continue;
+                        };
+                        let caught = self.src(types);
+                        let old = caught
+                            .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+                            .find(|word| errors.iter().any(|e| e == word));
+                        if old.is_some() {
+                            return Some(self.escape(
+                                types,
+                                format!(
+                                    "the request's errors are caught as `{}` of the old client, which an \
+                                     interactions call does not raise (it raises those of \
+                                     `google.genai._interactions`)",
+                                    self.quote(types)
+                                ),
+                            ));
+                        }
+                    }
+                }
+                _ => {}
+            }
+            child = parent;
+        }
+        None
     }
 
     /// `node` with the `await`, parentheses and casts around it.
