@@ -1116,6 +1116,13 @@ pub fn input_value(value: &Value, text: &str, dialect: Dialect) -> Result<Option
                 }
                 Ok(_) => Ok(None),
             },
+            // A list built otherwise (a comprehension, a sum): its items may be strings or
+            // contents in the old shape, neither of which the interactions input takes.
+            Some(bound) if text.get(bound.range.clone()).is_some_and(|t| t.starts_with('[')) => Err(format!(
+                "`{}` is bound to `{}`, a list whose items interlint cannot tell are interactions contents",
+                name.name,
+                crate::diagnostic::one_line(text.get(bound.range.clone()).unwrap_or_default())
+            )),
             _ => Ok(None),
         },
         _ => Ok(None),
