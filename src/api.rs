@@ -483,6 +483,8 @@ pub struct Wrapper {
     pub literal: Option<Range<usize>>,
     /// Where the object goes: into a request, into another wrapper, or elsewhere.
     pub flow: Flow,
+    /// Bound to a name whose attributes are read or set (`config.seed = 0`): a dict would not do.
+    pub object: bool,
 }
 
 /// Where a value goes, as far as a surface's extractor can follow it in its document.

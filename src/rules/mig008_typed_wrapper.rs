@@ -80,7 +80,20 @@ impl Rule for TypedWrapper {
                 ),
             };
             let diagnostic = Diagnostic::new(&META, Severity::Error, message, wrapper.callee.clone());
+            // A notebook's cells are one module: a wrapper bound to a name another cell reads
+            // as an object (`config.tool_config = ...`) is seen so only there.
+            let object = wrapper.object
+                || doc.module.as_ref().is_some_and(|(module, base)| {
+                    let range = wrapper.range.start + base..wrapper.range.end + base;
+                    module
+                        .doc
+                        .facts()
+                        .wrappers
+                        .iter()
+                        .any(|w| w.range == range && w.object)
+                });
             let fix = match dialect {
+                Dialect::Python if object => None,
                 Dialect::Python | Dialect::Json => python_fix(wrapper, dialect, packages),
                 Dialect::JavaScript => wrapper.literal.as_ref().map(|literal| {
                     Fix::new(
@@ -95,6 +108,10 @@ impl Rule for TypedWrapper {
             };
             cx.report(match (fix, wrapper.kind) {
                 (Some(fix), _) => diagnostic.with_fix(fix),
+                (None, _) if object => diagnostic.with_blocked(
+                    "Write the object as a plain dict with the same fields",
+                    "it is bound to a name whose attributes are read or set, which a dict does not have",
+                ),
                 (None, WrapperKind::Enum) => diagnostic.with_suggestion(
                     "Write the plain value (a string) the request field takes instead of the enum member",
                 ),

@@ -285,10 +285,11 @@ impl Analyzer<'_> {
         let parens = c.parens.range();
         if self.py() {
             let name = self.wrapper_name(node, scope)?;
+            let object = self.used_as_object(node, scope);
             let map = self
                 .keyword_map(node, scope, 0, Some(name.clone()))
                 .filter(|m| m.complete)
-                .filter(|_| !self.used_as_object(node, scope));
+                .filter(|_| !object);
             let kind = if name.contains('.') {
                 WrapperKind::Factory
             } else {
@@ -305,6 +306,7 @@ impl Analyzer<'_> {
                 close: parens.end.saturating_sub(1)..parens.end,
                 literal: None,
                 flow: self.flow(node, scope, 0),
+                object,
             });
         }
         let kind = if c.new {
@@ -336,6 +338,7 @@ impl Analyzer<'_> {
             close: parens.end.saturating_sub(1)..parens.end,
             literal,
             flow: self.flow(node, scope, 0),
+            object: false,
         })
     }
 
@@ -370,6 +373,7 @@ impl Analyzer<'_> {
             close: end..end,
             literal: None,
             flow: self.flow(node, scope, 0),
+            object: false,
         })
     }
 
