@@ -2,8 +2,9 @@
 //! its thinking budget, and the rewrite of a call a rule found (the rewrite itself is
 //! [`crate::codegen::request`]'s).
 
-use crate::api::{Call, CallKind, Entry, MapValue, ValueKind};
+use crate::api::{Call, CallKind, Entry, Facts, MapValue, ValueKind};
 use crate::codegen::request::{Rewritten, rewrite_to_interactions};
+use crate::diagnostic::Edit;
 use crate::lang::Document;
 use crate::request_fields::snake_case;
 use crate::tables::Tables as Settings;
@@ -89,6 +90,18 @@ pub fn config_map(call: &Call) -> Option<(&Entry, &MapValue, bool)> {
         }
         _ => None,
     }
+}
+
+/// The edits deleting `entries` of one container of `text`, merged into one set so that
+/// neighbours do not wait for each other's pass, and whether they delete a comment (of the
+/// entries: the comments of the entries kept stay, see [`crate::api::removal_ranges`]).
+pub fn removal_edits(entries: &[&Entry], facts: &Facts, text: &str) -> (Vec<Edit>, bool) {
+    let merged = crate::api::removal_ranges(entries, text, &facts.comments);
+    let deletes_comment = merged.iter().any(|r| facts.has_comment_in(r));
+    (
+        merged.into_iter().map(|r| Edit::replace(r, "")).collect(),
+        deletes_comment,
+    )
 }
 
 /// The thinking level a `thinking_config` / `thinking_budget` value maps to.

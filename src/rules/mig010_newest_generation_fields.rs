@@ -8,8 +8,8 @@ use crate::registry::{FixAvailability, Rule, RuleContext, RuleMeta};
 use crate::request_fields::{camel_case, snake_case};
 use crate::tables::Tables;
 
-use super::mig::{config_map, thinking_budget};
-use crate::codegen::request::{Dialect, is_newest, removal_edits};
+use super::mig::{config_map, removal_edits, thinking_budget};
+use crate::codegen::request::{Dialect, is_newest};
 
 pub struct NewestGenerationFields;
 
@@ -89,8 +89,10 @@ fn check_map(
         .filter(|e| settings.fields.is_sampling(&e.key))
         .collect();
     let (edits, deletes_comment) = match whole {
-        Some(container) if sampling.len() == map.entries.len() => removal_edits(&[container], facts),
-        _ => removal_edits(&sampling, facts),
+        Some(container) if sampling.len() == map.entries.len() => {
+            removal_edits(&[container], facts, &doc.text)
+        }
+        _ => removal_edits(&sampling, facts, &doc.text),
     };
     for entry in &sampling {
         let message = format!("`{}` is not accepted by `{model}` (newest generation)", entry.key);
