@@ -92,6 +92,57 @@ pub fn config_map(call: &Call) -> Option<(&Entry, &MapValue, bool)> {
     }
 }
 
+/// Entries of a request that hold its generation settings, as MIG010 reads them.
+pub struct SettingsMap<'c> {
+    /// The config argument holding the entries; `None` for the call's own arguments.
+    pub config: Option<&'c Entry>,
+    pub entries: &'c [Entry],
+    /// The entries may be edited in place (see [`config_map`]).
+    pub editable: bool,
+}
+
+/// A request's generation settings: its config map and, for an interactions call, its own
+/// arguments (where the sampling fields may be given straight). A chat's later turn has none of
+/// its own: its chat's creation holds them.
+pub fn settings_maps(call: &Call) -> Vec<SettingsMap<'_>> {
+    let mut maps = Vec::new();
+    if call.kind == CallKind::SendMessage {
+        return maps;
+    }
+    if let Some((config, map, editable)) = config_map(call) {
+        maps.push(SettingsMap {
+            config: Some(config),
+            entries: &map.entries,
+            editable,
+        });
+    }
+    if call.kind == CallKind::Interactions {
+        maps.push(SettingsMap {
+            config: None,
+            entries: &call.args,
+            editable: true,
+        });
+    }
+    maps
+}
+
+/// A thinking budget among a request's settings: `thinking_budget` itself, or a
+/// `thinking_config` holding one (then with the config entry and its map).
+pub fn budget_of(entry: &Entry) -> Option<(&Entry, Option<(&Entry, &MapValue)>)> {
+    match snake_case(&entry.key).as_str() {
+        "thinking_budget" => Some((entry, None)),
+        "thinking_config" => {
+            let inner = entry.value.resolved_map()?;
+            let budget = inner
+                .entries
+                .iter()
+                .find(|e| snake_case(&e.key) == "thinking_budget")?;
+            Some((budget, Some((entry, inner))))
+        }
+        _ => None,
+    }
+}
+
 /// The edits deleting `entries` of one container of `text`, merged into one set so that
 /// neighbours do not wait for each other's pass, and whether they delete a comment (of the
 /// entries: the comments of the entries kept stay, see [`crate::api::removal_ranges`]).
