@@ -2,7 +2,9 @@
 //! its thinking budget, and the rewrite of a call a rule found (the rewrite itself is
 //! [`crate::codegen::request`]'s).
 
-use crate::api::{Call, CallKind, Entry, Facts, MapValue, ValueKind};
+use std::ops::Range;
+
+use crate::api::{Call, CallKind, Entry, Facts, MapValue, ModelRef, Value, ValueKind};
 use crate::codegen::request::{Rewritten, rewrite_to_interactions};
 use crate::diagnostic::Edit;
 use crate::lang::Document;
@@ -141,6 +143,77 @@ pub fn budget_of(entry: &Entry) -> Option<(&Entry, Option<(&Entry, &MapValue)>)>
         }
         _ => None,
     }
+}
+
+/// The settings a request sends that a model of the newest generation rejects, as MIG010 finds
+/// them: the sampling fields (`temperature`, `top_p`, `top_k`, either spelling) and thinking
+/// budgets (`thinking_budget`, alone or in a `thinking_config`).
+pub fn rejected_by_newest<'c>(call: &'c Call, settings: &Settings) -> Vec<&'c Entry> {
+    settings_maps(call)
+        .into_iter()
+        .flat_map(|map| map.entries)
+        .filter_map(|e| match budget_of(e) {
+            Some((budget, _)) => Some(budget),
+            None => settings.fields.is_sampling(&e.key).then_some(e),
+        })
+        .collect()
+}
+
+/// The requests whose model is the id `id` written at `range` (assigned to the name
+/// `assigned_to` there, as in `MODEL = "..."`, when it is): a request naming it in its `model`
+/// (`model_name`) argument, or its first positional one for a legacy model's constructor, as a
+/// literal, as the literal a name there is bound to in the same scope, or as that name when it
+/// resolves to the id (a module's constant read in a function); a REST request naming it in its
+/// URL; and the requests made through a legacy model constructed with it (found by the id they
+/// resolve to, as a legacy model's request holds no place of its model).
+pub fn requests_naming<'c>(
+    calls: &'c [Call],
+    range: &Range<usize>,
+    id: &str,
+    assigned_to: Option<&str>,
+) -> Vec<&'c Call> {
+    let holds = |r: &Range<usize>| r.start <= range.start && range.end <= r.end;
+    let resolves_to_id = |call: &Call| matches!(&call.model, ModelRef::Literal(m) if m.strip_prefix("models/").unwrap_or(m) == id);
+    let names = |call: &Call| {
+        let mut values: Vec<&Value> = ["model", "model_name"]
+            .iter()
+            .filter_map(|name| call.arg(name))
+            .map(|entry| &entry.value)
+            .collect();
+        if call.kind == CallKind::LegacyModel {
+            values.extend(call.positional.first());
+        }
+        let mut sites: Vec<&Range<usize>> = Vec::new();
+        for value in values {
+            sites.push(&value.range);
+            if let ValueKind::Name(name) = &value.kind {
+                sites.extend(name.value.as_ref().map(|v| &v.range));
+                if assigned_to == Some(name.name.as_str()) && resolves_to_id(call) {
+                    return true;
+                }
+            }
+        }
+        if matches!(call.kind, CallKind::Rest { .. }) {
+            sites.push(&call.callee);
+        }
+        sites.into_iter().any(holds)
+    };
+    let mut requests: Vec<&Call> = calls.iter().filter(|c| names(c)).collect();
+    let legacy: Vec<&String> = requests
+        .iter()
+        .filter(|c| c.kind == CallKind::LegacyModel)
+        .filter_map(|c| match &c.model {
+            ModelRef::Literal(id) => Some(id),
+            _ => None,
+        })
+        .collect();
+    if !legacy.is_empty() {
+        requests.extend(calls.iter().filter(|c| {
+            matches!(c.kind, CallKind::LegacyCreate { .. } | CallKind::StartChat)
+                && matches!(&c.model, ModelRef::Literal(id) if legacy.contains(&id))
+        }));
+    }
+    requests
 }
 
 /// The edits deleting `entries` of one container of `text`, merged into one set so that

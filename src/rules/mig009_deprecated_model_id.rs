@@ -7,6 +7,7 @@ use crate::lang::Document;
 use crate::lang::keys::sibling_keys;
 use crate::models::{ModelStatus, with_prefix};
 use crate::registry::{FixAvailability, Rule, RuleContext, RuleMeta};
+use crate::rules::mig::{rejected_by_newest, requests_naming};
 use crate::tables::Tables;
 
 pub struct DeprecatedModelId;
@@ -17,7 +18,7 @@ static META: RuleMeta = RuleMeta {
     summary: "A deprecated model id, or one whose migration is recommended",
     surfaces: "all",
     fix: FixAvailability::Sometimes,
-    fix_safety: "safe; unsafe in prose; none when the new id is already a sibling key",
+    fix_safety: "safe; unsafe in prose and where the new id changes more than the id; none when the new id is already a sibling key",
     doc: include_str!("../../rules/docs/MIG009.md"),
 };
 
@@ -86,11 +87,27 @@ impl Rule for DeprecatedModelId {
                     collision.becomes
                 ));
             } else if written != replacement {
+                let mut why: Vec<String> = Vec::new();
+                if cx.settings.is_newest_generation(&replacement) {
+                    let assigned_to = key_before(&doc.text, found.range.start);
+                    why.extend(rejected_settings(
+                        doc,
+                        cx.settings,
+                        &found.range,
+                        written,
+                        assigned_to,
+                    ));
+                }
                 // Prose may name an old id on purpose (a changelog, a deprecation list).
                 let (applicability, title) = if doc.surface.is_prose() {
                     (
                         Applicability::Unsafe,
                         format!("Replace with `{replacement}` (prose may name the old id on purpose)"),
+                    )
+                } else if !why.is_empty() {
+                    (
+                        Applicability::Unsafe,
+                        format!("Replace with `{replacement}` ({})", why.join("; ")),
                     )
                 } else {
                     (Applicability::Safe, format!("Replace with `{replacement}`"))
@@ -104,6 +121,37 @@ impl Rule for DeprecatedModelId {
             cx.report(diagnostic);
         }
     }
+}
+
+/// Why the id at `range` may not change safely when its replacement is of the newest
+/// generation: the requests naming it send settings that generation rejects (MIG010 would
+/// then remove or rewrite them, a side effect of the id change).
+fn rejected_settings(
+    doc: &Document,
+    settings: &Tables,
+    range: &Range<usize>,
+    id: &str,
+    assigned_to: Option<&str>,
+) -> Option<String> {
+    let calls = &doc.facts().calls;
+    let mut names: Vec<String> = Vec::new();
+    for call in requests_naming(calls, range, id, assigned_to) {
+        for entry in rejected_by_newest(call, settings) {
+            let name = format!("`{}`", entry.key);
+            if !names.contains(&name) {
+                names.push(name);
+            }
+        }
+    }
+    let (last, rest) = names.split_last()?;
+    let listed = if rest.is_empty() {
+        last.clone()
+    } else {
+        format!("{} and {last}", rest.join(", "))
+    };
+    Some(format!(
+        "the new model rejects {listed}, which the request sends; MIG010"
+    ))
 }
 
 /// The key whose value starts at `start` (`"modelVersion": "`, `model_version=`, `modelVersion: `),
