@@ -4,6 +4,7 @@ use std::ops::Range;
 
 use crate::diagnostic::{Applicability, Diagnostic, Edit, Fix, Severity};
 use crate::lang::Document;
+use crate::lang::elements::{Collection, sibling_elements};
 use crate::lang::keys::sibling_keys;
 use crate::models::{ModelStatus, with_prefix};
 use crate::registry::{FixAvailability, Rule, RuleContext, RuleMeta};
@@ -42,6 +43,7 @@ impl Rule for DeprecatedModelId {
         }
         let ranges: Vec<Range<usize>> = found.iter().map(|f| f.range.clone()).collect();
         let collisions = key_collisions(doc, cx.settings, &ranges);
+        let equal_elements = element_collisions(doc, cx.settings, &ranges);
         let answered_by = &cx.settings.models.answered_by_keys;
         for found in found {
             if key_before(&doc.text, found.range.start)
@@ -88,6 +90,12 @@ impl Rule for DeprecatedModelId {
                 ));
             } else if written != replacement {
                 let mut why: Vec<String> = Vec::new();
+                if let Some(collision) = equal_elements
+                    .iter()
+                    .find(|c| c.element.start <= found.range.start && found.range.end <= c.element.end)
+                {
+                    why.push(collision.reason());
+                }
                 if cx.settings.is_newest_generation(&replacement) {
                     let assigned_to = key_before(&doc.text, found.range.start);
                     why.extend(rejected_settings(
@@ -203,6 +211,79 @@ fn key_collisions(doc: &Document, settings: &Tables, ranges: &[Range<usize>]) ->
                     key: key.range.clone(),
                     becomes: becomes.clone(),
                     existing: group.iter().any(|other| other.text == *becomes),
+                });
+            }
+        }
+    }
+    collisions
+}
+
+/// An element of a list or a member of an enum whose id cannot be replaced safely: another
+/// element of the collection is, or becomes, what it would become.
+struct ElementCollision {
+    element: Range<usize>,
+    collection: Collection,
+    becomes: String,
+    /// Another element is already what this one would become.
+    existing: bool,
+}
+
+impl ElementCollision {
+    /// Why the fix is unsafe, for its title.
+    fn reason(&self) -> String {
+        let becomes = &self.becomes;
+        match (self.collection, self.existing) {
+            (Collection::List(word), true) => {
+                format!("another entry of the same {word} is `{becomes}` already: two entries would be equal")
+            }
+            (Collection::List(word), false) => {
+                format!(
+                    "another entry of the same {word} becomes `{becomes}` too: two entries would be equal"
+                )
+            }
+            (Collection::Enum { alias }, existing) => {
+                let has = if existing {
+                    "has the value"
+                } else {
+                    "gets the value"
+                };
+                let already = if existing { "already" } else { "too" };
+                let consequence = if alias {
+                    "Python makes the second member an alias of the first"
+                } else {
+                    "the two members would be equal"
+                };
+                format!("another member of the same enum {has} `{becomes}` {already}: {consequence}")
+            }
+        }
+    }
+}
+
+/// The elements of lists and enums holding one of `ranges` whose replaced value would equal
+/// another element's value (as written, or replaced too), where the two differ now.
+fn element_collisions(doc: &Document, settings: &Tables, ranges: &[Range<usize>]) -> Vec<ElementCollision> {
+    let mut collisions = Vec::new();
+    for group in sibling_elements(doc, ranges) {
+        let after: Vec<String> = group
+            .elements
+            .iter()
+            .map(|e| settings.matcher.replace_all(&settings.models, &e.value))
+            .collect();
+        for (element, becomes) in group.elements.iter().zip(&after) {
+            if *becomes == element.value {
+                continue;
+            }
+            let clash = group
+                .elements
+                .iter()
+                .zip(&after)
+                .any(|(other, other_after)| other.value != element.value && other_after == becomes);
+            if clash {
+                collisions.push(ElementCollision {
+                    element: element.range.clone(),
+                    collection: group.collection,
+                    becomes: becomes.clone(),
+                    existing: group.elements.iter().any(|other| other.value == *becomes),
                 });
             }
         }
