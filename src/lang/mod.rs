@@ -6,6 +6,7 @@
 //! document's own text land on the right bytes of the file.
 
 pub mod bindings;
+pub mod compared;
 pub mod elements;
 pub mod facts;
 pub mod http;

@@ -1,12 +1,14 @@
 //! MIG009 deprecated-model-id: a model id of the table in `rules/models.toml`, anywhere.
 
+use std::collections::HashSet;
 use std::ops::Range;
 
 use crate::diagnostic::{Applicability, Diagnostic, Edit, Fix, Severity};
-use crate::lang::Document;
+use crate::lang::compared::compared_strings;
 use crate::lang::elements::{Collection, sibling_elements};
 use crate::lang::keys::sibling_keys;
-use crate::models::{ModelStatus, with_prefix};
+use crate::lang::{Document, Syntax};
+use crate::models::{ModelMatch, ModelStatus, with_prefix};
 use crate::registry::{FixAvailability, Rule, RuleContext, RuleMeta};
 use crate::rules::mig::{rejected_by_newest, requests_naming};
 use crate::tables::Tables;
@@ -44,6 +46,7 @@ impl Rule for DeprecatedModelId {
         let ranges: Vec<Range<usize>> = found.iter().map(|f| f.range.clone()).collect();
         let collisions = key_collisions(doc, cx.settings, &ranges);
         let equal_elements = element_collisions(doc, cx.settings, &ranges);
+        let compared = compared_ids(doc, cx, &found);
         let answered_by = &cx.settings.models.answered_by_keys;
         for found in found {
             if key_before(&doc.text, found.range.start)
@@ -96,6 +99,11 @@ impl Rule for DeprecatedModelId {
                 {
                     why.push(collision.reason());
                 }
+                if compared.at.contains(&found.range.start) {
+                    why.push("a test compares against this id".to_string());
+                } else if compared.ids.contains(written) {
+                    why.push("a test in this file compares against this id".to_string());
+                }
                 if cx.settings.is_newest_generation(&replacement) {
                     let assigned_to = key_before(&doc.text, found.range.start);
                     why.extend(rejected_settings(
@@ -129,6 +137,38 @@ impl Rule for DeprecatedModelId {
             cx.report(diagnostic);
         }
     }
+}
+
+/// The ids a test file compares against (see [`compared_strings`]): where they are compared,
+/// and each id as written. Every occurrence of such an id in the file changes with the
+/// comparison or not at all, so its fix is unsafe everywhere in the file.
+#[derive(Default)]
+struct Compared {
+    at: Vec<usize>,
+    ids: HashSet<String>,
+}
+
+fn compared_ids(doc: &Document, cx: &RuleContext, found: &[ModelMatch]) -> Compared {
+    let mut compared = Compared::default();
+    let tests = &cx.settings.models.tests;
+    let Syntax::Lowered(tree) = &doc.syntax else {
+        return compared;
+    };
+    if !tests.is_test_file(cx.path) {
+        return compared;
+    }
+    let strings = compared_strings(tree, &doc.text, &tests.assertions);
+    for f in found {
+        if strings
+            .iter()
+            .any(|s| s.start <= f.range.start && f.range.end <= s.end)
+            && let Some(written) = doc.text.get(f.range.clone())
+        {
+            compared.at.push(f.range.start);
+            compared.ids.insert(written.to_string());
+        }
+    }
+    compared
 }
 
 /// Why the id at `range` may not change safely when its replacement is of the newest
