@@ -173,7 +173,8 @@ fn compared_ids(doc: &Document, cx: &RuleContext, found: &[ModelMatch]) -> Compa
 
 /// Why the id at `range` may not change safely when its replacement is of the newest
 /// generation: the requests naming it send settings that generation rejects (MIG010 would
-/// then remove or rewrite them, a side effect of the id change).
+/// then remove or rewrite them, a side effect of the id change). In a notebook the requests
+/// are those of the module its code cells make (a model bound in one cell, used in another).
 fn rejected_settings(
     doc: &Document,
     settings: &Tables,
@@ -181,9 +182,12 @@ fn rejected_settings(
     id: &str,
     assigned_to: Option<&str>,
 ) -> Option<String> {
-    let calls = &doc.facts().calls;
+    let (calls, range) = match &doc.module {
+        Some((module, base)) => (&module.doc.facts().calls, range.start + base..range.end + base),
+        None => (&doc.facts().calls, range.clone()),
+    };
     let mut names: Vec<String> = Vec::new();
-    for call in requests_naming(calls, range, id, assigned_to) {
+    for call in requests_naming(calls, &range, id, assigned_to) {
         for entry in rejected_by_newest(call, settings) {
             let name = format!("`{}`", entry.key);
             if !names.contains(&name) {
