@@ -44,7 +44,60 @@ struct ModelFile {
     version_suffixes: Vec<String>,
     #[serde(default)]
     answered_by_keys: Vec<String>,
+    #[serde(default)]
+    tests: TestFiles,
     model: Vec<ModelEntry>,
+}
+
+/// What makes a file a test, and the calls with which a test compares (the `[tests]` table).
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct TestFiles {
+    folders: Vec<String>,
+    files: Vec<String>,
+    assertions: Vec<String>,
+}
+
+/// Test files and their assertions, for MIG009's fix safety: an id a test compares against is
+/// not changed by a safe fix.
+#[derive(Clone, Debug, Default)]
+pub struct Tests {
+    /// Names of folders that hold tests.
+    pub folders: Vec<String>,
+    /// Names of test files.
+    files: globset::GlobSet,
+    /// The last names of calls that compare their arguments (`assertEqual`, `toBe`).
+    pub assertions: Vec<String>,
+}
+
+impl Tests {
+    fn new(table: TestFiles) -> anyhow::Result<Self> {
+        let mut files = globset::GlobSetBuilder::new();
+        for glob in &table.files {
+            files.add(
+                globset::Glob::new(glob).map_err(|e| {
+                    anyhow::anyhow!("rules/models.toml: invalid test file glob `{glob}`: {e}")
+                })?,
+            );
+        }
+        Ok(Tests {
+            folders: table.folders,
+            files: files.build()?,
+            assertions: table.assertions,
+        })
+    }
+
+    /// Whether a file is a test: in a test folder, or named as one.
+    pub fn is_test_file(&self, path: &std::path::Path) -> bool {
+        let named = path.file_name().is_some_and(|name| self.files.is_match(name));
+        named
+            || path
+                .parent()
+                .into_iter()
+                .flat_map(|p| p.components())
+                .filter_map(|c| c.as_os_str().to_str())
+                .any(|c| self.folders.iter().any(|f| f == c))
+    }
 }
 
 /// Every known model id with its status and replacement, plus the newest generation.
@@ -55,6 +108,8 @@ pub struct ModelTable {
     pub version_suffixes: Vec<String>,
     /// Keys under which a recorded response names the model that answered (`modelVersion`).
     pub answered_by_keys: Vec<String>,
+    /// Test files and their assertions.
+    pub tests: Tests,
 }
 
 impl ModelTable {
@@ -66,6 +121,7 @@ impl ModelTable {
             newest_generation: file.newest_generation,
             version_suffixes: file.version_suffixes,
             answered_by_keys: file.answered_by_keys,
+            tests: Tests::new(file.tests)?,
         })
     }
 
@@ -300,6 +356,33 @@ mod tests {
         assert_eq!(ids("${MODEL:-model-2.5-pro}")[0].0, "model-2.5-pro");
         assert_eq!(ids("Use gemini-2.0-flash.")[0].0, "gemini-2.0-flash");
         assert_eq!(ids("gemini-2.0-flash-001-x").len(), 0);
+    }
+
+    #[test]
+    fn test_files_by_folder_and_name() {
+        let (table, _) = matcher();
+        let tests = &table.tests;
+        for path in [
+            "repo/tests/helpers.py",
+            "src/__tests__/a.ts",
+            "pkg/test_models.py",
+            "pkg/models_test.py",
+            "conftest.py",
+            "src/models.test.tsx",
+            "src/models.spec.js",
+        ] {
+            assert!(tests.is_test_file(std::path::Path::new(path)), "{path}");
+        }
+        for path in [
+            "src/models.py",
+            "src/testing.py",
+            "tests.py",
+            "src/contest.py",
+            "latest/app.ts",
+        ] {
+            assert!(!tests.is_test_file(std::path::Path::new(path)), "{path}");
+        }
+        assert!(tests.assertions.iter().any(|a| a == "assertEqual"));
     }
 
     #[test]

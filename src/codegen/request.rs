@@ -3,7 +3,7 @@
 //! table), and how the pieces of a request are written in the document's language.
 
 use super::structured_output::STRUCTURED_OUTPUT_KEYS;
-use crate::api::{Call, CallKind, Entry, Facts, MapValue, ModelRef, Value, ValueKind};
+use crate::api::{Call, CallKind, Entry, MapValue, ModelRef, Value, ValueKind};
 use crate::diagnostic::Edit;
 use crate::lang::{Document, Surface};
 use crate::request_fields::{Place, RequestField, snake_case};
@@ -111,17 +111,6 @@ impl Dialect {
 /// Whether the request's model resolves to the newest generation.
 pub fn is_newest(call: &Call, settings: &Settings) -> bool {
     matches!(&call.model, ModelRef::Literal(id) if settings.is_newest_generation(id))
-}
-
-/// The edits deleting `entries` of one container, merged into one set so that neighbours do
-/// not wait for each other's pass; `None` when they would delete a comment.
-pub fn removal_edits(entries: &[&Entry], facts: &Facts) -> (Vec<Edit>, bool) {
-    let merged = crate::api::removal_ranges(entries);
-    let deletes_comment = merged.iter().any(|r| facts.has_comment_in(r));
-    (
-        merged.into_iter().map(|r| Edit::replace(r, "")).collect(),
-        deletes_comment,
-    )
 }
 
 /// A rewrite's edits; `in_file` when they are already in the file's offsets (a notebook's

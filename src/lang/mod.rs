@@ -6,6 +6,8 @@
 //! document's own text land on the right bytes of the file.
 
 pub mod bindings;
+pub mod compared;
+pub mod elements;
 pub mod facts;
 pub mod http;
 pub mod ir;

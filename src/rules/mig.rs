@@ -2,8 +2,11 @@
 //! its thinking budget, and the rewrite of a call a rule found (the rewrite itself is
 //! [`crate::codegen::request`]'s).
 
-use crate::api::{Call, CallKind, Entry, MapValue, ValueKind};
+use std::ops::Range;
+
+use crate::api::{Call, CallKind, Entry, Facts, MapValue, ModelRef, Value, ValueKind};
 use crate::codegen::request::{Rewritten, rewrite_to_interactions};
+use crate::diagnostic::Edit;
 use crate::lang::Document;
 use crate::request_fields::snake_case;
 use crate::tables::Tables as Settings;
@@ -89,6 +92,140 @@ pub fn config_map(call: &Call) -> Option<(&Entry, &MapValue, bool)> {
         }
         _ => None,
     }
+}
+
+/// Entries of a request that hold its generation settings, as MIG010 reads them.
+pub struct SettingsMap<'c> {
+    /// The config argument holding the entries; `None` for the call's own arguments.
+    pub config: Option<&'c Entry>,
+    pub entries: &'c [Entry],
+    /// The entries may be edited in place (see [`config_map`]).
+    pub editable: bool,
+}
+
+/// A request's generation settings: its config map and, for an interactions call, its own
+/// arguments (where the sampling fields may be given straight). A chat's later turn has none of
+/// its own: its chat's creation holds them.
+pub fn settings_maps(call: &Call) -> Vec<SettingsMap<'_>> {
+    let mut maps = Vec::new();
+    if call.kind == CallKind::SendMessage {
+        return maps;
+    }
+    if let Some((config, map, editable)) = config_map(call) {
+        maps.push(SettingsMap {
+            config: Some(config),
+            entries: &map.entries,
+            editable,
+        });
+    }
+    if call.kind == CallKind::Interactions {
+        maps.push(SettingsMap {
+            config: None,
+            entries: &call.args,
+            editable: true,
+        });
+    }
+    maps
+}
+
+/// A thinking budget among a request's settings: `thinking_budget` itself, or a
+/// `thinking_config` holding one (then with the config entry and its map).
+pub fn budget_of(entry: &Entry) -> Option<(&Entry, Option<(&Entry, &MapValue)>)> {
+    match snake_case(&entry.key).as_str() {
+        "thinking_budget" => Some((entry, None)),
+        "thinking_config" => {
+            let inner = entry.value.resolved_map()?;
+            let budget = inner
+                .entries
+                .iter()
+                .find(|e| snake_case(&e.key) == "thinking_budget")?;
+            Some((budget, Some((entry, inner))))
+        }
+        _ => None,
+    }
+}
+
+/// The settings a request sends that a model of the newest generation rejects, as MIG010 finds
+/// them: the sampling fields (`temperature`, `top_p`, `top_k`, either spelling) and thinking
+/// budgets (`thinking_budget`, alone or in a `thinking_config`).
+pub fn rejected_by_newest<'c>(call: &'c Call, settings: &Settings) -> Vec<&'c Entry> {
+    settings_maps(call)
+        .into_iter()
+        .flat_map(|map| map.entries)
+        .filter_map(|e| match budget_of(e) {
+            Some((budget, _)) => Some(budget),
+            None => settings.fields.is_sampling(&e.key).then_some(e),
+        })
+        .collect()
+}
+
+/// The requests whose model is the id `id` written at `range` (assigned to the name
+/// `assigned_to` there, as in `MODEL = "..."`, when it is): a request naming it in its `model`
+/// (`model_name`) argument, or its first positional one for a legacy model's constructor, as a
+/// literal, as the literal a name there is bound to in the same scope, or as that name when it
+/// resolves to the id (a module's constant read in a function); a REST request naming it in its
+/// URL; and the requests made through a legacy model constructed with it (found by the id they
+/// resolve to, as a legacy model's request holds no place of its model).
+pub fn requests_naming<'c>(
+    calls: &'c [Call],
+    range: &Range<usize>,
+    id: &str,
+    assigned_to: Option<&str>,
+) -> Vec<&'c Call> {
+    let holds = |r: &Range<usize>| r.start <= range.start && range.end <= r.end;
+    let resolves_to_id = |call: &Call| matches!(&call.model, ModelRef::Literal(m) if m.strip_prefix("models/").unwrap_or(m) == id);
+    let names = |call: &Call| {
+        let mut values: Vec<&Value> = ["model", "model_name"]
+            .iter()
+            .filter_map(|name| call.arg(name))
+            .map(|entry| &entry.value)
+            .collect();
+        if call.kind == CallKind::LegacyModel {
+            values.extend(call.positional.first());
+        }
+        let mut sites: Vec<&Range<usize>> = Vec::new();
+        for value in values {
+            sites.push(&value.range);
+            if let ValueKind::Name(name) = &value.kind {
+                sites.extend(name.value.as_ref().map(|v| &v.range));
+                if assigned_to == Some(name.name.as_str()) && resolves_to_id(call) {
+                    return true;
+                }
+            }
+        }
+        if matches!(call.kind, CallKind::Rest { .. }) {
+            sites.push(&call.callee);
+        }
+        sites.into_iter().any(holds)
+    };
+    let mut requests: Vec<&Call> = calls.iter().filter(|c| names(c)).collect();
+    let legacy: Vec<&String> = requests
+        .iter()
+        .filter(|c| c.kind == CallKind::LegacyModel)
+        .filter_map(|c| match &c.model {
+            ModelRef::Literal(id) => Some(id),
+            _ => None,
+        })
+        .collect();
+    if !legacy.is_empty() {
+        requests.extend(calls.iter().filter(|c| {
+            matches!(c.kind, CallKind::LegacyCreate { .. } | CallKind::StartChat)
+                && matches!(&c.model, ModelRef::Literal(id) if legacy.contains(&id))
+        }));
+    }
+    requests
+}
+
+/// The edits deleting `entries` of one container of `text`, merged into one set so that
+/// neighbours do not wait for each other's pass, and whether they delete a comment (of the
+/// entries: the comments of the entries kept stay, see [`crate::api::removal_ranges`]).
+pub fn removal_edits(entries: &[&Entry], facts: &Facts, text: &str) -> (Vec<Edit>, bool) {
+    let merged = crate::api::removal_ranges(entries, text, &facts.comments);
+    let deletes_comment = merged.iter().any(|r| facts.has_comment_in(r));
+    (
+        merged.into_iter().map(|r| Edit::replace(r, "")).collect(),
+        deletes_comment,
+    )
 }
 
 /// The thinking level a `thinking_config` / `thinking_budget` value maps to.

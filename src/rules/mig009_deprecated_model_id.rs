@@ -1,12 +1,16 @@
 //! MIG009 deprecated-model-id: a model id of the table in `rules/models.toml`, anywhere.
 
+use std::collections::HashSet;
 use std::ops::Range;
 
 use crate::diagnostic::{Applicability, Diagnostic, Edit, Fix, Severity};
-use crate::lang::Document;
+use crate::lang::compared::compared_strings;
+use crate::lang::elements::{Collection, sibling_elements};
 use crate::lang::keys::sibling_keys;
-use crate::models::{ModelStatus, with_prefix};
+use crate::lang::{Document, Syntax};
+use crate::models::{ModelMatch, ModelStatus, with_prefix};
 use crate::registry::{FixAvailability, Rule, RuleContext, RuleMeta};
+use crate::rules::mig::{rejected_by_newest, requests_naming};
 use crate::tables::Tables;
 
 pub struct DeprecatedModelId;
@@ -17,7 +21,7 @@ static META: RuleMeta = RuleMeta {
     summary: "A deprecated model id, or one whose migration is recommended",
     surfaces: "all",
     fix: FixAvailability::Sometimes,
-    fix_safety: "safe; unsafe in prose; none when the new id is already a sibling key",
+    fix_safety: "safe; unsafe in prose and where the new id changes more than the id; none when the new id is already a sibling key",
     doc: include_str!("../../rules/docs/MIG009.md"),
 };
 
@@ -41,6 +45,8 @@ impl Rule for DeprecatedModelId {
         }
         let ranges: Vec<Range<usize>> = found.iter().map(|f| f.range.clone()).collect();
         let collisions = key_collisions(doc, cx.settings, &ranges);
+        let equal_elements = element_collisions(doc, cx.settings, &ranges);
+        let compared = compared_ids(doc, cx, &found);
         let answered_by = &cx.settings.models.answered_by_keys;
         for found in found {
             if key_before(&doc.text, found.range.start)
@@ -86,11 +92,38 @@ impl Rule for DeprecatedModelId {
                     collision.becomes
                 ));
             } else if written != replacement {
+                let mut why: Vec<String> = Vec::new();
+                if let Some(collision) = equal_elements
+                    .iter()
+                    .find(|c| c.element.start <= found.range.start && found.range.end <= c.element.end)
+                {
+                    why.push(collision.reason());
+                }
+                if compared.at.contains(&found.range.start) {
+                    why.push("a test compares against this id".to_string());
+                } else if compared.ids.contains(written) {
+                    why.push("a test in this file compares against this id".to_string());
+                }
+                if cx.settings.is_newest_generation(&replacement) {
+                    let assigned_to = key_before(&doc.text, found.range.start);
+                    why.extend(rejected_settings(
+                        doc,
+                        cx.settings,
+                        &found.range,
+                        written,
+                        assigned_to,
+                    ));
+                }
                 // Prose may name an old id on purpose (a changelog, a deprecation list).
                 let (applicability, title) = if doc.surface.is_prose() {
                     (
                         Applicability::Unsafe,
                         format!("Replace with `{replacement}` (prose may name the old id on purpose)"),
+                    )
+                } else if !why.is_empty() {
+                    (
+                        Applicability::Unsafe,
+                        format!("Replace with `{replacement}` ({})", why.join("; ")),
                     )
                 } else {
                     (Applicability::Safe, format!("Replace with `{replacement}`"))
@@ -104,6 +137,73 @@ impl Rule for DeprecatedModelId {
             cx.report(diagnostic);
         }
     }
+}
+
+/// The ids a test file compares against (see [`compared_strings`]): where they are compared,
+/// and each id as written. Every occurrence of such an id in the file changes with the
+/// comparison or not at all, so its fix is unsafe everywhere in the file.
+#[derive(Default)]
+struct Compared {
+    at: Vec<usize>,
+    ids: HashSet<String>,
+}
+
+fn compared_ids(doc: &Document, cx: &RuleContext, found: &[ModelMatch]) -> Compared {
+    let mut compared = Compared::default();
+    let tests = &cx.settings.models.tests;
+    let Syntax::Lowered(tree) = &doc.syntax else {
+        return compared;
+    };
+    if !tests.is_test_file(cx.path) {
+        return compared;
+    }
+    let strings = compared_strings(tree, &doc.text, &tests.assertions);
+    for f in found {
+        if strings
+            .iter()
+            .any(|s| s.start <= f.range.start && f.range.end <= s.end)
+            && let Some(written) = doc.text.get(f.range.clone())
+        {
+            compared.at.push(f.range.start);
+            compared.ids.insert(written.to_string());
+        }
+    }
+    compared
+}
+
+/// Why the id at `range` may not change safely when its replacement is of the newest
+/// generation: the requests naming it send settings that generation rejects (MIG010 would
+/// then remove or rewrite them, a side effect of the id change). In a notebook the requests
+/// are those of the module its code cells make (a model bound in one cell, used in another).
+fn rejected_settings(
+    doc: &Document,
+    settings: &Tables,
+    range: &Range<usize>,
+    id: &str,
+    assigned_to: Option<&str>,
+) -> Option<String> {
+    let (calls, range) = match &doc.module {
+        Some((module, base)) => (&module.doc.facts().calls, range.start + base..range.end + base),
+        None => (&doc.facts().calls, range.clone()),
+    };
+    let mut names: Vec<String> = Vec::new();
+    for call in requests_naming(calls, &range, id, assigned_to) {
+        for entry in rejected_by_newest(call, settings) {
+            let name = format!("`{}`", entry.key);
+            if !names.contains(&name) {
+                names.push(name);
+            }
+        }
+    }
+    let (last, rest) = names.split_last()?;
+    let listed = if rest.is_empty() {
+        last.clone()
+    } else {
+        format!("{} and {last}", rest.join(", "))
+    };
+    Some(format!(
+        "the new model rejects {listed}, which the request sends; MIG010"
+    ))
 }
 
 /// The key whose value starts at `start` (`"modelVersion": "`, `model_version=`, `modelVersion: `),
@@ -155,6 +255,79 @@ fn key_collisions(doc: &Document, settings: &Tables, ranges: &[Range<usize>]) ->
                     key: key.range.clone(),
                     becomes: becomes.clone(),
                     existing: group.iter().any(|other| other.text == *becomes),
+                });
+            }
+        }
+    }
+    collisions
+}
+
+/// An element of a list or a member of an enum whose id cannot be replaced safely: another
+/// element of the collection is, or becomes, what it would become.
+struct ElementCollision {
+    element: Range<usize>,
+    collection: Collection,
+    becomes: String,
+    /// Another element is already what this one would become.
+    existing: bool,
+}
+
+impl ElementCollision {
+    /// Why the fix is unsafe, for its title.
+    fn reason(&self) -> String {
+        let becomes = &self.becomes;
+        match (self.collection, self.existing) {
+            (Collection::List(word), true) => {
+                format!("another entry of the same {word} is `{becomes}` already: two entries would be equal")
+            }
+            (Collection::List(word), false) => {
+                format!(
+                    "another entry of the same {word} becomes `{becomes}` too: two entries would be equal"
+                )
+            }
+            (Collection::Enum { alias }, existing) => {
+                let has = if existing {
+                    "has the value"
+                } else {
+                    "gets the value"
+                };
+                let already = if existing { "already" } else { "too" };
+                let consequence = if alias {
+                    "Python makes the second member an alias of the first"
+                } else {
+                    "the two members would be equal"
+                };
+                format!("another member of the same enum {has} `{becomes}` {already}: {consequence}")
+            }
+        }
+    }
+}
+
+/// The elements of lists and enums holding one of `ranges` whose replaced value would equal
+/// another element's value (as written, or replaced too), where the two differ now.
+fn element_collisions(doc: &Document, settings: &Tables, ranges: &[Range<usize>]) -> Vec<ElementCollision> {
+    let mut collisions = Vec::new();
+    for group in sibling_elements(doc, ranges) {
+        let after: Vec<String> = group
+            .elements
+            .iter()
+            .map(|e| settings.matcher.replace_all(&settings.models, &e.value))
+            .collect();
+        for (element, becomes) in group.elements.iter().zip(&after) {
+            if *becomes == element.value {
+                continue;
+            }
+            let clash = group
+                .elements
+                .iter()
+                .zip(&after)
+                .any(|(other, other_after)| other.value != element.value && other_after == becomes);
+            if clash {
+                collisions.push(ElementCollision {
+                    element: element.range.clone(),
+                    collection: group.collection,
+                    becomes: becomes.clone(),
+                    existing: group.elements.iter().any(|other| other.value == *becomes),
                 });
             }
         }

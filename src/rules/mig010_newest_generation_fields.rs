@@ -8,8 +8,8 @@ use crate::registry::{FixAvailability, Rule, RuleContext, RuleMeta};
 use crate::request_fields::{camel_case, snake_case};
 use crate::tables::Tables;
 
-use super::mig::{config_map, thinking_budget};
-use crate::codegen::request::{Dialect, is_newest, removal_edits};
+use super::mig::{budget_of, removal_edits, settings_maps, thinking_budget};
+use crate::codegen::request::{Dialect, is_newest};
 
 pub struct NewestGenerationFields;
 
@@ -41,25 +41,17 @@ impl Rule for NewestGenerationFields {
     fn check(&self, doc: &Document, cx: &mut RuleContext) {
         let facts = doc.facts();
         for call in &facts.calls {
-            if call.kind == CallKind::SendMessage || !is_newest(call, cx.settings) {
+            if !is_newest(call, cx.settings) {
                 continue;
             }
-            if let Some((config, map, editable)) = config_map(call) {
+            for map in settings_maps(call) {
                 // An interactions request's `generation_config` (a REST body's
                 // `generationConfig`) left empty goes as a whole.
-                let whole = (matches!(call.kind, CallKind::Interactions | CallKind::Rest { .. })
-                    && matches!(config.value.kind, ValueKind::Map(_)))
-                .then_some(config);
-                check_map(doc, facts, call, map, editable, whole, cx);
-            }
-            // Sampling fields given straight to an interactions call.
-            if call.kind == CallKind::Interactions {
-                let direct = MapValue {
-                    entries: call.args.clone(),
-                    complete: true,
-                    wrapper: None,
-                };
-                check_map(doc, facts, call, &direct, true, None, cx);
+                let whole = map.config.filter(|config| {
+                    matches!(call.kind, CallKind::Interactions | CallKind::Rest { .. })
+                        && matches!(config.value.kind, ValueKind::Map(_))
+                });
+                check_map(doc, facts, call, map.entries, map.editable, whole, cx);
             }
         }
     }
@@ -76,21 +68,20 @@ fn check_map(
     doc: &Document,
     facts: &Facts,
     call: &Call,
-    map: &MapValue,
+    entries: &[Entry],
     editable: bool,
     whole: Option<&Entry>,
     cx: &mut RuleContext,
 ) {
     let settings = cx.settings;
     let model = model_name(call);
-    let sampling: Vec<&Entry> = map
-        .entries
+    let sampling: Vec<&Entry> = entries
         .iter()
         .filter(|e| settings.fields.is_sampling(&e.key))
         .collect();
     let (edits, deletes_comment) = match whole {
-        Some(container) if sampling.len() == map.entries.len() => removal_edits(&[container], facts),
-        _ => removal_edits(&sampling, facts),
+        Some(container) if sampling.len() == entries.len() => removal_edits(&[container], facts, &doc.text),
+        _ => removal_edits(&sampling, facts, &doc.text),
     };
     for entry in &sampling {
         let message = format!("`{}` is not accepted by `{model}` (newest generation)", entry.key);
@@ -111,37 +102,16 @@ fn check_map(
             diagnostic.with_suggestion("Remove the field from the config (it is shared or built elsewhere)")
         });
     }
-    let level_set = map.entries.iter().any(|e| snake_case(&e.key) == "thinking_level")
-        || map
-            .entries
+    let level_set = entries.iter().any(|e| snake_case(&e.key) == "thinking_level")
+        || entries
             .iter()
             .filter(|e| snake_case(&e.key) == "thinking_config")
             .filter_map(|e| e.value.resolved_map())
             .any(|m| m.entries.iter().any(|e| snake_case(&e.key) == "thinking_level"));
-    for entry in &map.entries {
-        match snake_case(&entry.key).as_str() {
-            "thinking_budget" => thinking(doc, call, entry, None, editable, level_set, cx),
-            "thinking_config" => {
-                if let Some(inner) = entry.value.resolved_map()
-                    && let Some(budget) = inner
-                        .entries
-                        .iter()
-                        .find(|e| snake_case(&e.key) == "thinking_budget")
-                {
-                    let inline = matches!(entry.value.kind, ValueKind::Map(_));
-                    thinking(
-                        doc,
-                        call,
-                        budget,
-                        Some((entry, inner)),
-                        editable && inline,
-                        level_set,
-                        cx,
-                    );
-                }
-            }
-            _ => {}
-        }
+    for (budget, config) in entries.iter().filter_map(budget_of) {
+        // A `thinking_config` is rewritten in place when it is written in the request.
+        let inline = config.is_none_or(|(entry, _)| matches!(entry.value.kind, ValueKind::Map(_)));
+        thinking(doc, call, budget, config, editable && inline, level_set, cx);
     }
 }
 
