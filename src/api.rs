@@ -594,6 +594,10 @@ pub struct ChatUnit {
     pub straight: bool,
     /// Uses of the chat that are not turns, and turns that cannot be followed: where, and how.
     pub blocked: Vec<(Range<usize>, String)>,
+    /// The other chats (their creation calls) whose turns' results a name of this chat's turns
+    /// also holds (TypeScript types a name by its declaration): the chats are migrated
+    /// together, or none is.
+    pub shares: Vec<Range<usize>>,
 }
 
 /// One turn of a chat: `chat.send_message(...)` (`sendMessage`, and the streaming kin).

@@ -27,6 +27,18 @@ pub fn chat_edits(
     settings: &Settings,
     place: &dyn Fn(usize) -> String,
 ) -> Result<Vec<Edit>, String> {
+    chat_edits_in(create, doc, settings, place, &mut Vec::new())
+}
+
+/// [`chat_edits`], with the chats whose migration is being decided (a chat and those whose
+/// turns' results share its names are migrated together, or none is).
+fn chat_edits_in(
+    create: &Call,
+    doc: &Document,
+    settings: &Settings,
+    place: &dyn Fn(usize) -> String,
+    deciding: &mut Vec<Range<usize>>,
+) -> Result<Vec<Edit>, String> {
     let Some(unit) = &create.chat else {
         return Err("the chat is not followed".into());
     };
@@ -35,6 +47,23 @@ pub fn chat_edits(
     let facts = doc.facts();
     if let Some((range, how)) = unit.blocked.first() {
         return Err(format!("{}: {how}", place(range.start)));
+    }
+    deciding.push(create.range.clone());
+    for shared in &unit.shares {
+        if deciding.contains(shared) {
+            continue;
+        }
+        let other = facts
+            .calls
+            .iter()
+            .find(|c| c.range == *shared && c.kind == CallKind::ChatCreate)
+            .ok_or_else(|| format!("{}: the chat made here is not followed", place(shared.start)))?;
+        chat_edits_in(other, doc, settings, place, deciding).map_err(|why| {
+            format!(
+                "its turns' results share a name with those of the chat of {}, which is not migrated: {why}",
+                place(shared.start)
+            )
+        })?;
     }
     if create.spread || !create.positional.is_empty() {
         return Err("the chat's arguments are not all known".into());

@@ -118,10 +118,37 @@ impl Analyzer<'_> {
                 let Some(result) = &turn.result else {
                     continue;
                 };
-                let others =
-                    self.scopes.names.all_bindings(result, binding.scope).iter().any(
-                        |b| !matches!(b.kind, BindingKind::Assign { value, .. } if values.contains(&value)),
-                    );
+                let mut others = false;
+                for b in self.scopes.names.all_bindings(result, binding.scope) {
+                    let value = match b.kind {
+                        BindingKind::Assign { value, .. } => value,
+                        // `let reply;` with no type: its type follows what is assigned.
+                        BindingKind::Declared if !self.annotated(b.start, result) => continue,
+                        _ => {
+                            others = true;
+                            continue;
+                        }
+                    };
+                    if values.contains(&value) {
+                        continue;
+                    }
+                    // An interaction already (a request migrated by an earlier pass), or the turn
+                    // of another chat, migrated with this one.
+                    let call = self.unwrap_await(value);
+                    match self.call_kind(call, binding.scope, 0).map(|shape| shape.0) {
+                        Some(crate::api::CallKind::Interactions) => {}
+                        Some(crate::api::CallKind::SendMessage) => match self.chat_of_turn(call, b.scope) {
+                            Some(other) if other != top => {
+                                let range = self.range(other);
+                                if !unit.shares.contains(&range) {
+                                    unit.shares.push(range);
+                                }
+                            }
+                            _ => others = true,
+                        },
+                        _ => others = true,
+                    }
+                }
                 if others {
                     unit.blocked.push((
                         self.range(*node),
@@ -153,6 +180,46 @@ impl Analyzer<'_> {
         }
         unit.turns = turns.into_iter().map(|(_, turn)| turn).collect();
         unit
+    }
+
+    /// The name declared at `start` has a type written after it (`let reply: Response;`).
+    fn annotated(&self, start: usize, name: &str) -> bool {
+        self.text
+            .get(start + name.len()..)
+            .is_some_and(|rest| rest.trim_start().starts_with(':'))
+    }
+
+    /// `value` without the `await` around it.
+    fn unwrap_await(&self, value: NodeId) -> NodeId {
+        match self.kind(value) {
+            Kind::Await(inner) => *inner,
+            _ => value,
+        }
+    }
+
+    /// The chat-helper call (`ai.chats.create(...)`) whose chat the turn `call` is sent
+    /// through: the name the turn is called on, bound once, by an assignment, to that call.
+    fn chat_of_turn(&self, call: NodeId, scope: usize) -> Option<NodeId> {
+        let Kind::Call(c) = self.kind(call) else {
+            return None;
+        };
+        let Kind::Member(m) = self.kind(self.unwrap_js(c.callee)) else {
+            return None;
+        };
+        let name = self.tree.name(m.object)?;
+        let Resolution::Bound(binding, _) = self.scopes.names.resolve(name, scope, self.start(m.object))
+        else {
+            return None;
+        };
+        let BindingKind::Assign { value, .. } = binding.kind else {
+            return None;
+        };
+        let creation = self.unwrap_await(value);
+        let chat = matches!(
+            self.call_kind(creation, binding.scope, 0).map(|shape| shape.0),
+            Some(crate::api::CallKind::ChatCreate)
+        );
+        chat.then(|| self.climb(creation))
     }
 
     /// `chat.send_message(...)` around the read `load` of a chat: the call, and whether it
