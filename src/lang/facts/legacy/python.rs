@@ -157,6 +157,12 @@ impl Analyzer<'_> {
                     "`{name}.{member}` is called before the client would be created"
                 ));
             }
+            if let Some(used) = self.legacy_file_method(call) {
+                return Err(format!(
+                    "`{used}` calls a method of the legacy file object, which the current client's \
+                     `types.File` does not have (it deletes with `client.files.delete(name=...)`)"
+                ));
+            }
             unit.files.push(self.files_call(member, call)?);
         }
         if let Some(&wrapper) = wrappers.iter().find(|&&w| !consumed.contains(&self.start(w))) {
@@ -267,6 +273,25 @@ impl Analyzer<'_> {
             }
         }
         Ok(self.range(c.callee))
+    }
+
+    /// A method of the legacy file object (`myfile.delete()`) called on the name a files call's
+    /// result is bound to: the call as written.
+    fn legacy_file_method(&self, call: NodeId) -> Option<String> {
+        let parent = self.parent(call)?;
+        let Kind::Assign(a) = self.kind(parent) else {
+            return None;
+        };
+        let [target] = a.targets.as_slice() else {
+            return None;
+        };
+        let name = self.tree.name(*target)?;
+        let loads = self.scopes.loads.get(name)?;
+        loads.iter().find_map(|&(load, _)| {
+            let method = self.member_named(load, "delete")?;
+            let called = self.called(method)?;
+            Some(self.src(called).to_string())
+        })
     }
 
     /// A legacy files call (`genai.upload_file(path, mime_type=...)`) with its arguments, each
