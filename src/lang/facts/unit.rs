@@ -71,7 +71,7 @@ impl Analyzer<'_> {
         let mut child = call;
         while let Some(parent) = self.parent(child) {
             match self.kind(parent) {
-                Kind::Function(_) | Kind::Class(_) => return None,
+                Kind::Function(_) | Kind::Class(_) => break,
                 Kind::Try(t) if t.body.contains(&child) => {
                     for handler in &t.handlers {
                         let Some(types) = handler.types else {
@@ -98,7 +98,27 @@ impl Analyzer<'_> {
             }
             child = parent;
         }
-        None
+        // A test of a caught error (`isinstance(e, errors.APIError)`, as a retry predicate
+        // does) anywhere in the module.
+        let test = self.text.match_indices("isinstance(").find_map(|(at, _)| {
+            let line_end = self.text[at..].find('\n').map_or(self.text.len(), |i| at + i);
+            let line = &self.text[at..line_end];
+            let close = line.find(')')?;
+            let args = &line[..close];
+            let old = args
+                .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+                .any(|word| errors.iter().any(|e| e == word));
+            let commented = self.scopes.comments.iter().any(|c| c.start <= at && at < c.end);
+            (old && !commented).then(|| (at..at + close + 1, args.to_string()))
+        });
+        test.map(|(range, written)| ResultUse::Escape {
+            range,
+            how: format!(
+                "the module tests errors as the old client's (`{})`), which an interactions call does \
+                 not raise (it raises those of `google.genai._interactions`)",
+                shorten(&written)
+            ),
+        })
     }
 
     /// `node` with the `await`, parentheses and casts around it.
