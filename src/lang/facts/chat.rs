@@ -134,7 +134,7 @@ impl Analyzer<'_> {
                     }
                     // An interaction already (a request migrated by an earlier pass), or the turn
                     // of another chat, migrated with this one.
-                    let call = self.unwrap_await(value);
+                    let call = self.tree.unwrap(value);
                     match self.call_kind(call, binding.scope, 0).map(|shape| shape.0) {
                         Some(crate::api::CallKind::Interactions) => {}
                         Some(crate::api::CallKind::SendMessage) => match self.chat_of_turn(call, b.scope) {
@@ -189,14 +189,6 @@ impl Analyzer<'_> {
             .is_some_and(|rest| rest.trim_start().starts_with(':'))
     }
 
-    /// `value` without the `await` around it.
-    fn unwrap_await(&self, value: NodeId) -> NodeId {
-        match self.kind(value) {
-            Kind::Await(inner) => *inner,
-            _ => value,
-        }
-    }
-
     /// The chat-helper call (`ai.chats.create(...)`) whose chat the turn `call` is sent
     /// through: the name the turn is called on, bound once, by an assignment, to that call.
     fn chat_of_turn(&self, call: NodeId, scope: usize) -> Option<NodeId> {
@@ -214,7 +206,7 @@ impl Analyzer<'_> {
         let BindingKind::Assign { value, .. } = binding.kind else {
             return None;
         };
-        let creation = self.unwrap_await(value);
+        let creation = self.tree.unwrap(value);
         let chat = matches!(
             self.call_kind(creation, binding.scope, 0).map(|shape| shape.0),
             Some(crate::api::CallKind::ChatCreate)

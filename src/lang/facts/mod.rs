@@ -150,6 +150,9 @@ pub(crate) struct Analyzer<'a> {
     /// Python's runs of comment lines, which tree-sitter's rows counted as one line (see
     /// [`legacy`]'s line numbers); computed when first needed.
     pub comment_runs: std::cell::OnceCell<Vec<Range<usize>>>,
+    /// The module's first test of an error against the old client's classes
+    /// (`isinstance(e, errors.APIError)`) and its arguments as written; found when first needed.
+    pub old_error_test: std::cell::OnceCell<Option<(Range<usize>, String)>>,
 }
 
 /// The facts of one lowered document, and what its top-level names hold (for the next cell of a notebook). `env` is what the earlier cells bound, `elsewhere`
@@ -170,6 +173,7 @@ pub fn extract(
         env,
         elsewhere,
         comment_runs: std::cell::OnceCell::new(),
+        old_error_test: std::cell::OnceCell::new(),
     };
     let mut facts = Facts {
         comments: a.scopes.comments.clone(),

@@ -100,7 +100,25 @@ impl Analyzer<'_> {
         }
         // A test of a caught error (`isinstance(e, errors.APIError)`, as a retry predicate
         // does) anywhere in the module.
-        let test = self.text.match_indices("isinstance(").find_map(|(at, _)| {
+        let (range, written) = self
+            .old_error_test
+            .get_or_init(|| self.find_old_error_test())
+            .clone()?;
+        Some(ResultUse::Escape {
+            range,
+            how: format!(
+                "the module tests errors as the old client's (`{})`), which an interactions call does \
+                 not raise (it raises those of `google.genai._interactions`)",
+                shorten(&written)
+            ),
+        })
+    }
+
+    /// The module's first `isinstance(e, X)` naming one of the old client's error classes, outside
+    /// comments: its range and its text up to the closing parenthesis.
+    fn find_old_error_test(&self) -> Option<(std::ops::Range<usize>, String)> {
+        let errors = self.words.errors;
+        self.text.match_indices("isinstance(").find_map(|(at, _)| {
             let line_end = self.text[at..].find('\n').map_or(self.text.len(), |i| at + i);
             let line = &self.text[at..line_end];
             let close = line.find(')')?;
@@ -110,14 +128,6 @@ impl Analyzer<'_> {
                 .any(|word| errors.iter().any(|e| e == word));
             let commented = self.scopes.comments.iter().any(|c| c.start <= at && at < c.end);
             (old && !commented).then(|| (at..at + close + 1, args.to_string()))
-        });
-        test.map(|(range, written)| ResultUse::Escape {
-            range,
-            how: format!(
-                "the module tests errors as the old client's (`{})`), which an interactions call does \
-                 not raise (it raises those of `google.genai._interactions`)",
-                shorten(&written)
-            ),
         })
     }
 
