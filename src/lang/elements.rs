@@ -225,16 +225,6 @@ fn string_element(tree: &ir::Tree, text: &str, node: ir::NodeId) -> Option<Eleme
     })
 }
 
-/// One line of a text, with where it starts (its line break left out).
-fn lines(text: &str) -> impl Iterator<Item = (usize, &str)> {
-    let mut at = 0;
-    text.split_inclusive('\n').map(move |line| {
-        let start = at;
-        at += line.len();
-        (start, line.trim_end_matches(['\n', '\r']))
-    })
-}
-
 /// The lists of a YAML or TOML text: YAML block sequences of scalars (`- item` lines at one
 /// indentation), and flow sequences and TOML arrays (`[a, "b"]`, over several lines too) that
 /// are a value (after `key:`, `key =` or `- `). Block scalars and multi-line strings are
@@ -246,7 +236,7 @@ pub fn text_elements(text: &str) -> Vec<Group> {
     let mut skip_deeper: Option<usize> = None;
     let mut in_multiline: Option<&str> = None;
     let mut flow_until = 0;
-    for (start, line) in lines(text) {
+    for (start, line) in super::keys::lines(text) {
         if start < flow_until {
             continue;
         }

@@ -197,7 +197,7 @@ fn literal_key(tree: &ir::Tree, text: &str, key: &ir::Key) -> Option<Key> {
 }
 
 /// One line of a text file, with where it starts.
-fn lines(text: &str) -> impl Iterator<Item = (usize, &str)> {
+pub(super) fn lines(text: &str) -> impl Iterator<Item = (usize, &str)> {
     let mut at = 0;
     text.split_inclusive('\n').map(move |line| {
         let start = at;
