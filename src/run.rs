@@ -235,24 +235,146 @@ pub fn run(
 /// Walks one folder and checks each file as the walk finds it (see [`walk::stream`]); the
 /// reports of the files with something to say come back in the order of their paths, as from
 /// [`run`] over the sorted files.
+///
+/// The test files' compared model ids ([`compared_in_tests`]) are only known once every file
+/// is checked: the reports a safe fix of such an id is in are checked again with them.
 pub fn run_walking(
     root: &Path,
-    settings: &Settings,
+    settings: &mut Settings,
     options: RunOptions,
     threads: usize,
     progress: &indicatif::ProgressBar,
+    shown: &dyn Fn(&Path) -> String,
 ) -> (crate::walk::Walked, Vec<FileReport>) {
     let reports = std::sync::Mutex::new(Vec::new());
-    let walked = crate::walk::stream(root, settings, threads, &|path| {
-        let report = check_path(path, settings, options);
-        progress.inc(1);
-        if !report.is_empty() {
-            reports.lock().unwrap_or_else(|e| e.into_inner()).push(report);
-        }
-    });
+    let compared = std::sync::Mutex::new(Vec::new());
+    let walked = {
+        let settings = &*settings;
+        crate::walk::stream(root, settings, threads, &|path| {
+            let report = check_path(path, settings, options);
+            let ids = test_file_ids(path, settings);
+            progress.inc(1);
+            if !ids.is_empty() {
+                compared
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .push((path.to_path_buf(), ids));
+            }
+            if !report.is_empty() {
+                reports.lock().unwrap_or_else(|e| e.into_inner()).push(report);
+            }
+        })
+    };
     let mut reports = reports.into_inner().unwrap_or_else(|e| e.into_inner());
     reports.sort_by_cached_key(|r| crate::walk::order_key(&r.path));
+    let mut compared = compared.into_inner().unwrap_or_else(|e| e.into_inner());
+    compared.sort_by_cached_key(|(path, _)| crate::walk::order_key(path));
+    settings.tables.compared_in_tests = first_test_of_each(compared, shown);
+    if !settings.tables.compared_in_tests.is_empty() {
+        let settings = &*settings;
+        for report in &mut reports {
+            if has_safe_fix_of(report, &settings.tables.compared_in_tests) {
+                *report = check_path(&report.path, settings, options);
+            }
+        }
+    }
     (walked, reports)
+}
+
+/// The model ids the test files among `files` compare against, each with the first test file
+/// (in the order of `files`) that does, as `shown` writes its path: a safe MIG009 fix of such
+/// an id in any file would break that test ([`crate::tables::Tables::compared_in_tests`]).
+pub fn compared_in_tests(
+    files: &[PathBuf],
+    settings: &Settings,
+    shown: &dyn Fn(&Path) -> String,
+) -> crate::tables::ComparedInTests {
+    let found: Vec<(PathBuf, Vec<String>)> = files
+        .par_iter()
+        .with_max_len(4)
+        .filter_map(|path| {
+            let ids = test_file_ids(path, settings);
+            (!ids.is_empty()).then(|| (path.clone(), ids))
+        })
+        .collect();
+    first_test_of_each(found, shown)
+}
+
+fn first_test_of_each(
+    found: Vec<(PathBuf, Vec<String>)>,
+    shown: &dyn Fn(&Path) -> String,
+) -> crate::tables::ComparedInTests {
+    let mut out = crate::tables::ComparedInTests::default();
+    for (path, ids) in found {
+        let project = crate::walk::project_of(&path);
+        for id in ids {
+            let tests = out.ids.entry(id).or_default();
+            if !tests.iter().any(|(p, _)| *p == project) {
+                tests.push((project.clone(), shown(&path)));
+            }
+        }
+    }
+    out
+}
+
+/// The model ids a test file compares against; nothing for a file that is not a test, or
+/// cannot be read (its check says why).
+fn test_file_ids(path: &Path, settings: &Settings) -> Vec<String> {
+    let tables = &settings.tables;
+    if !tables.models.tests.is_test_file(path) {
+        return Vec::new();
+    }
+    let Ok(bytes) = std::fs::read(path) else {
+        return Vec::new();
+    };
+    if bytes.len() as u64 > settings.max_file_size || memchr_nul(&bytes) {
+        return Vec::new();
+    }
+    let Some(source) = SourceText::decode(bytes) else {
+        return Vec::new();
+    };
+    let surface = Surface::from_path(path);
+    if tables.matcher.find(&source.text, 0..source.text.len()).is_empty()
+        || longest_line_over(&source.text, MINIFIED_LINE).is_some()
+    {
+        return Vec::new();
+    }
+    catch_unwind(AssertUnwindSafe(|| {
+        crate::lang::documents(surface, &source.text)
+            .iter()
+            .flat_map(|doc| crate::rules::ids_compared_in(doc, tables))
+            .collect()
+    }))
+    .unwrap_or_default()
+}
+
+/// A report holds a safe MIG009 fix replacing an id a test of its project compares against
+/// (the file is read again: a tree's reports no longer hold their text).
+fn has_safe_fix_of(report: &FileReport, compared: &crate::tables::ComparedInTests) -> bool {
+    let mut fixed = report
+        .diagnostics
+        .iter()
+        .filter(|d| {
+            d.rule.code == "MIG009"
+                && d.fix
+                    .as_ref()
+                    .is_some_and(|f| f.applicability == crate::diagnostic::Applicability::Safe)
+        })
+        .peekable();
+    if fixed.peek().is_none() {
+        return false;
+    }
+    let text = match &report.text {
+        Some(source) => std::borrow::Cow::Borrowed(&source.text),
+        None => match std::fs::read(&report.path).ok().and_then(SourceText::decode) {
+            Some(source) => std::borrow::Cow::Owned(source.text),
+            None => return false,
+        },
+    };
+    fixed.any(|d| {
+        text.get(d.range.clone())
+            .is_some_and(|written| compared.test_of(written, &report.path).is_some())
+    })
 }
 
 fn check_path(path: &Path, settings: &Settings, options: RunOptions) -> FileReport {

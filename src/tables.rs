@@ -8,6 +8,28 @@ use crate::config::Config;
 use crate::models::{ModelMatcher, ModelTable};
 use crate::request_fields::RequestFields;
 
+/// See [`Tables::compared_in_tests`].
+#[derive(Debug, Default)]
+pub struct ComparedInTests {
+    /// Id → (the test's project folder, the test as shown).
+    pub ids: std::collections::BTreeMap<String, Vec<(std::path::PathBuf, String)>>,
+}
+
+impl ComparedInTests {
+    /// The test of `path`'s project that compares against `id`, if any.
+    pub fn test_of(&self, id: &str, path: &std::path::Path) -> Option<&str> {
+        self.ids
+            .get(id)?
+            .iter()
+            .find(|(project, _)| path.starts_with(project))
+            .map(|(_, test)| test.as_str())
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.ids.is_empty()
+    }
+}
+
 pub const DEFAULT_PREFIXES: &[&str] = &["model", "gemini"];
 
 pub struct Tables {
@@ -19,6 +41,11 @@ pub struct Tables {
     /// MIG011's requirement pattern, built from `clients` on first use.
     pub requirement_pattern: std::sync::OnceLock<Option<regex::Regex>>,
     pub matcher: ModelMatcher,
+    /// The model ids, as written, that the test files of the run compare against, each with
+    /// the project of each such test and the first test of that project as shown to the user: a
+    /// safe MIG009 fix of the id elsewhere in the project would break the test. Filled by the
+    /// run before the files are checked ([`crate::run::compared_in_tests`]).
+    pub compared_in_tests: ComparedInTests,
 }
 
 impl Tables {
@@ -48,6 +75,7 @@ impl Tables {
             clients,
             requirement_pattern: std::sync::OnceLock::new(),
             matcher,
+            compared_in_tests: ComparedInTests::default(),
         })
     }
 

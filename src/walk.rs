@@ -211,6 +211,31 @@ fn push<T>(list: &Mutex<Vec<T>>, item: T) {
 
 pub use crate::source::describe_io;
 
+/// The files that make a folder a project of its own: a package's manifest.
+const PROJECT_MANIFESTS: &[&str] = &[
+    "pyproject.toml",
+    "setup.py",
+    "setup.cfg",
+    "package.json",
+    "Cargo.toml",
+    "go.mod",
+    "deno.json",
+];
+
+/// The project a file belongs to: the nearest folder above it holding `.git`, else the nearest
+/// holding a package manifest (`pyproject.toml`, `package.json`, ...), else none (the empty
+/// path, which every path starts with). A test pins what its project defines, not what a
+/// neighbouring repository of the same run does.
+pub fn project_of(path: &Path) -> PathBuf {
+    let folders = || path.ancestors().skip(1).filter(|p| !p.as_os_str().is_empty());
+    let holds = |folder: &Path, name: &str| folder.join(name).exists();
+    folders()
+        .find(|f| holds(f, ".git"))
+        .or_else(|| folders().find(|f| PROJECT_MANIFESTS.iter().any(|m| holds(f, m))))
+        .map(Path::to_path_buf)
+        .unwrap_or_default()
+}
+
 /// The path as findings show it: relative to the current folder when under it.
 pub fn display_path(path: &Path, cwd: &Path) -> String {
     let shown = if path.is_absolute() {

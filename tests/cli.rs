@@ -706,3 +706,70 @@ fn concise_and_github_stay_one_line_for_multi_line_expressions() {
         );
     }
 }
+
+/// A test asserting on a constant of another file: a safe-only fix changes neither (the test
+/// would fail), whether the folder is walked while checked or the files are named. A project of
+/// its own in the same run (another folder with its manifest) keeps its safe fix.
+#[test]
+fn an_id_a_test_in_another_file_compares_against_is_not_safely_fixed() {
+    let dir = tree(&[
+        ("app/pyproject.toml", "[project]\nname = \"app\"\n"),
+        (
+            "app/src/models.py",
+            "DEFAULT = \"gemini-1.5-flash\"\nOTHER = \"gemini-1.5-pro\"\n",
+        ),
+        (
+            "app/tests/test_models.py",
+            "from src.models import DEFAULT\n\n\ndef test_default():\n    assert DEFAULT == \"gemini-1.5-flash\"\n",
+        ),
+        ("other/pyproject.toml", "[project]\nname = \"other\"\n"),
+        ("other/app.py", "MODEL = \"gemini-1.5-flash\"\n"),
+    ]);
+    let applicability = |args: &[&str]| -> Vec<(String, String, String)> {
+        let o = interlint(dir.path(), args);
+        let report: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("json");
+        report["findings"]
+            .as_array()
+            .expect("findings")
+            .iter()
+            .map(|f| {
+                (
+                    f["path"].as_str().unwrap_or_default().to_string(),
+                    f["fix"]["applicability"].as_str().unwrap_or_default().to_string(),
+                    f["fix"]["message"].as_str().unwrap_or_default().to_string(),
+                )
+            })
+            .collect()
+    };
+    let walked = applicability(&["check", "--format", "json", "."]);
+    assert_eq!(
+        walked,
+        applicability(&["check", "--format", "json", "app/src", "app/tests", "other"])
+    );
+    let of_constant = &walked[0];
+    assert_eq!(of_constant.0, "app/src/models.py");
+    assert_eq!(of_constant.1, "unsafe");
+    assert!(
+        of_constant
+            .2
+            .contains("a test in `app/tests/test_models.py` compares against this id"),
+        "{of_constant:?}"
+    );
+    // The id no test compares against keeps its safe fix, and so does the other project's.
+    assert_eq!(walked[1].1, "safe");
+    assert_eq!(walked[3].0, "other/app.py");
+    assert_eq!(walked[3].1, "safe");
+    let o = interlint(dir.path(), &["check", "--fix", "."]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let fixed = fs::read_to_string(dir.path().join("app/src/models.py")).expect("read");
+    assert_eq!(
+        fixed,
+        "DEFAULT = \"gemini-1.5-flash\"\nOTHER = \"gemini-3.5-flash\"\n"
+    );
+    interlint(dir.path(), &["check", "--fix", "--unsafe-fixes", "."]);
+    let fixed = fs::read_to_string(dir.path().join("app/src/models.py")).expect("read");
+    assert_eq!(
+        fixed,
+        "DEFAULT = \"gemini-3.5-flash\"\nOTHER = \"gemini-3.5-flash\"\n"
+    );
+}

@@ -48,7 +48,7 @@ pub(super) fn check(args: CheckArgs) -> anyhow::Result<u8> {
         let settings = Settings::new(&loaded, overrides, &cwd)?;
         Ok((loaded, settings))
     };
-    let (loaded, settings) = make_settings()?;
+    let (loaded, mut settings) = make_settings()?;
     if args.show_settings {
         return super::show::settings(&mut output(&args)?, &loaded, &settings, &cwd);
     }
@@ -68,7 +68,7 @@ pub(super) fn check(args: CheckArgs) -> anyhow::Result<u8> {
     if args.watch {
         return super::watch::watch(&args, settings, &cwd, &|| make_settings().map(|(_, s)| s));
     }
-    check_paths(&args, &settings, &cwd)
+    check_paths(&args, &mut settings, &cwd)
 }
 
 /// The subcommand a missing path was probably meant to be (`interlint rlues`).
@@ -190,7 +190,7 @@ pub(super) fn style(args: &CheckArgs) -> Style {
 }
 
 /// One run over the paths of the command line: walk, check (or fix), report.
-pub(super) fn check_paths(args: &CheckArgs, settings: &Settings, cwd: &Path) -> anyhow::Result<u8> {
+pub(super) fn check_paths(args: &CheckArgs, settings: &mut Settings, cwd: &Path) -> anyhow::Result<u8> {
     let paths = if args.paths.is_empty() {
         vec![PathBuf::from(".")]
     } else {
@@ -205,7 +205,9 @@ pub(super) fn check_paths(args: &CheckArgs, settings: &Settings, cwd: &Path) -> 
     {
         let mut out = output(args)?;
         let progress = spinner(args);
-        let (walked, mut reports) = run::run_walking(root, settings, run_options(args), threads, &progress);
+        let shown = |path: &Path| display_path(path, cwd);
+        let (walked, mut reports) =
+            run::run_walking(root, settings, run_options(args), threads, &progress, &shown);
         progress.finish_and_clear();
         let mut had_error = false;
         for error in &walked.errors {
@@ -235,6 +237,9 @@ pub(super) fn check_paths(args: &CheckArgs, settings: &Settings, cwd: &Path) -> 
         return Ok(if had_error { EXIT_ERROR } else { EXIT_CLEAN });
     }
     let progress = progress_bar(walked.files.len(), args);
+    settings.tables.compared_in_tests =
+        run::compared_in_tests(&walked.files, settings, &|path| display_path(path, cwd));
+    let settings = &*settings;
     let mut reports = run::run(&walked.files, settings, run_options(args), &progress);
     progress.finish_and_clear();
     had_error |= print_notices(&mut reports, cwd, &walked.named, args);

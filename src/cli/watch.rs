@@ -41,7 +41,7 @@ pub(super) fn watch(
     let own = own_outputs();
     let mut settings = settings;
     loop {
-        check_paths(args, &settings, cwd)?;
+        check_paths(args, &mut settings, cwd)?;
         if !args.quiet {
             eprintln!("Watching for changes (Ctrl-C to stop).");
         }

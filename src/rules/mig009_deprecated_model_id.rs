@@ -103,6 +103,8 @@ impl Rule for DeprecatedModelId {
                     why.push("a test compares against this id".to_string());
                 } else if compared.ids.contains(written) {
                     why.push("a test in this file compares against this id".to_string());
+                } else if let Some(test) = cx.settings.compared_in_tests.test_of(written, cx.path) {
+                    why.push(format!("a test in `{test}` compares against this id"));
                 }
                 if cx.settings.is_newest_generation(&replacement) {
                     let assigned_to = key_before(&doc.text, found.range.start);
@@ -150,25 +152,47 @@ struct Compared {
 
 fn compared_ids(doc: &Document, cx: &RuleContext, found: &[ModelMatch]) -> Compared {
     let mut compared = Compared::default();
-    let tests = &cx.settings.models.tests;
-    let Syntax::Lowered(tree) = &doc.syntax else {
-        return compared;
-    };
-    if !tests.is_test_file(cx.path) {
+    if !cx.settings.models.tests.is_test_file(cx.path) {
         return compared;
     }
-    let strings = compared_strings(tree, &doc.text, &tests.assertions);
-    for f in found {
-        if strings
-            .iter()
-            .any(|s| s.start <= f.range.start && f.range.end <= s.end)
-            && let Some(written) = doc.text.get(f.range.clone())
-        {
+    for f in compared_matches(doc, cx.settings, found) {
+        if let Some(written) = doc.text.get(f.range.clone()) {
             compared.at.push(f.range.start);
             compared.ids.insert(written.to_string());
         }
     }
     compared
+}
+
+/// The matches of `found` that are within a string a test compares against.
+fn compared_matches<'a>(
+    doc: &Document,
+    tables: &Tables,
+    found: &'a [ModelMatch],
+) -> impl Iterator<Item = &'a ModelMatch> {
+    let strings = match &doc.syntax {
+        Syntax::Lowered(tree) => compared_strings(tree, &doc.text, &tables.models.tests.assertions),
+        _ => Vec::new(),
+    };
+    found.iter().filter(move |f| {
+        strings
+            .iter()
+            .any(|s| s.start <= f.range.start && f.range.end <= s.end)
+    })
+}
+
+/// The model ids, as written, that a document of a test file compares against: the run
+/// collects them from every test file first, so that the id's fix is unsafe in the other files
+/// too (a constant in `src/models.py` that `tests/test_models.py` asserts on).
+pub fn ids_compared_in(doc: &Document, tables: &Tables) -> Vec<String> {
+    let found: Vec<ModelMatch> = doc
+        .scan_regions
+        .iter()
+        .flat_map(|region| tables.matcher.find(&doc.text, region.clone()))
+        .collect();
+    compared_matches(doc, tables, &found)
+        .filter_map(|f| doc.text.get(f.range.clone()).map(str::to_string))
+        .collect()
 }
 
 /// Why the id at `range` may not change safely when its replacement is of the newest
