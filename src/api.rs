@@ -557,6 +557,50 @@ pub enum ResultUse {
     Escape { range: Range<usize>, how: String },
     /// A stream's loop over its chunks (`for chunk in stream:`), with the reads of each chunk.
     Loop(StreamLoop),
+    /// A loop over the parts of the first candidate (`for part in R.candidates[0].content.parts:`),
+    /// with the reads of each part.
+    Parts(PartsLoop),
+}
+
+/// A loop over the parts of a response's first candidate, and what it reads of each part.
+#[derive(Clone, Debug)]
+pub struct PartsLoop {
+    /// The iterated expression (`response.candidates[0].content.parts`).
+    pub iter: Range<usize>,
+    /// The response as written before `.candidates`.
+    pub receiver: Range<usize>,
+    /// The name each part is bound to.
+    pub part: String,
+    pub reads: Vec<PartRead>,
+    /// Other uses of a part ([`ResultUse::Escape`]).
+    pub other: Vec<ResultUse>,
+}
+
+/// `part.member` (with what is read of it: `part.inline_data.data`) in a loop over parts.
+#[derive(Clone, Debug)]
+pub struct PartRead {
+    /// `part.member`, and the member's name as written.
+    pub range: Range<usize>,
+    pub member: String,
+    /// The attribute read of the member (`data` of `part.inline_data.data`), with the range of
+    /// the whole chain `part.member.attribute`.
+    pub attribute: Option<(String, Range<usize>)>,
+    pub role: PartRole,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PartRole {
+    /// The test of an `if` (`if part.text:`, `part.text is not None`, `part.text !== undefined`):
+    /// the range of the test. `skip` is the whole `if` statement when its body only continues
+    /// the loop (`if part.thought: continue`), and is not the loop's only statement.
+    Test {
+        test: Range<usize>,
+        skip: Option<Range<usize>>,
+    },
+    /// Read in the body of an `if` testing the same member of the part.
+    Guarded,
+    /// Read anywhere else.
+    Unguarded,
 }
 
 /// A loop over a stream's chunks, and what it reads of each.

@@ -1180,7 +1180,10 @@ fn bytes_content(written: &str, dialect: Dialect) -> Option<String> {
 }
 
 /// The modules written code may need imported, each with the call that shows it is used.
-const IMPORTS: &[(&str, &str)] = &[("base64", "base64.b64encode("), ("json", "json.loads(")];
+const IMPORTS: &[(&str, &[&str])] = &[
+    ("base64", &["base64.b64encode(", "base64.b64decode("]),
+    ("json", &["json.loads("]),
+];
 
 /// The import lines code written into `doc` needs (`import base64`, `import json`), added once
 /// after the module's first top-level import; an error when there is no such import to put it
@@ -1188,8 +1191,11 @@ const IMPORTS: &[(&str, &str)] = &[("base64", "base64.b64encode("), ("json", "js
 pub fn import_edits(code: &str, doc: &Document, at: usize) -> Result<Vec<Edit>, String> {
     let top = &doc.facts().top_imports;
     let mut lines = String::new();
-    for (module, used) in IMPORTS {
-        if !code.contains(used) || top.modules.iter().any(|m| m == module) {
+    for (module, calls) in IMPORTS {
+        let Some(used) = calls.iter().find(|call| code.contains(**call)) else {
+            continue;
+        };
+        if top.modules.iter().any(|m| m == module) {
             continue;
         }
         if top.insert_at.is_none_or(|insert| insert > at) {

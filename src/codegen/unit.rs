@@ -6,7 +6,7 @@ use std::ops::Range;
 
 use super::request::{Dialect, import_edits};
 use super::structured_output::parsed_as;
-use crate::api::{Call, Read, ReadKind, ResultUse, StreamLoop};
+use crate::api::{Call, PartRole, PartsLoop, Read, ReadKind, ResultUse, StreamLoop};
 use crate::diagnostic::Edit;
 use crate::lang::Document;
 use crate::request_fields::{UsageMapping, snake_case};
@@ -54,6 +54,7 @@ pub fn result_edits(
             }
             ResultUse::Escape { range, how } => return Err(format!("{}: {how}", place(range.start))),
             ResultUse::Loop(stream) => edits.extend(loop_edits(stream, doc, dialect, place)?),
+            ResultUse::Parts(parts) => edits.extend(parts_edits(call, parts, doc, dialect, place)?),
         }
     }
     // Two reads needing one import add it once.
@@ -163,6 +164,158 @@ fn loop_edits(
     };
     edits.push(Edit::replace(stream.body_start..stream.body_start, guard));
     Ok(edits)
+}
+
+/// A loop over the first candidate's parts, as a loop over the contents of the interaction's
+/// model-output steps (an interaction holds its answer's text and images there; thoughts, code
+/// and function calls are steps of their own): a part's test becomes a test of the content's
+/// type, its inline data the content's base64 data (decoded in Python, where the old part held
+/// bytes), and a test that skips thought parts goes, since the model's output holds none.
+fn parts_edits(
+    call: &Call,
+    parts: &PartsLoop,
+    doc: &Document,
+    dialect: Dialect,
+    place: &dyn Fn(usize) -> String,
+) -> Result<Vec<Edit>, String> {
+    let text = &doc.text;
+    let written = |range: &Range<usize>| shorten(text.get(range.clone()).unwrap_or_default());
+    if let Some(other) = parts.other.first() {
+        return Err(match other {
+            ResultUse::Escape { range, how } => format!("{}: {how}", place(range.start)),
+            _ => format!(
+                "{}: the part is used in a way interlint does not rewrite",
+                place(parts.iter.start)
+            ),
+        });
+    }
+    let part = &parts.part;
+    let receiver = text.get(parts.receiver.clone()).unwrap_or_default();
+    let py = dialect == Dialect::Python;
+    let is = |kind: &str| match py {
+        true => format!("{part}.type == \"{kind}\""),
+        false => format!("{part}.type === \"{kind}\""),
+    };
+    let mut edits = vec![Edit::replace(
+        parts.iter.clone(),
+        match py {
+            true => {
+                let one_line = format!(
+                    "[item for step in {receiver}.steps or [] if step.type == \"model_output\" for item in step.content or []]"
+                );
+                let line_start = text
+                    .get(..parts.iter.start)
+                    .and_then(|t| t.rfind('\n'))
+                    .map_or(0, |i| i + 1);
+                let indent = crate::api::line_indent(text, parts.iter.start);
+                // The loop's header, as long as a formatter lets it be (ruff's 88).
+                if parts.iter.start - line_start + one_line.len() + 1 > 88 {
+                    format!(
+                        "[\n{indent}    item\n{indent}    for step in {receiver}.steps or []\n{indent}    if step.type == \
+                         \"model_output\"\n{indent}    for item in step.content or []\n{indent}]"
+                    )
+                } else {
+                    one_line
+                }
+            }
+            false => format!(
+                "({receiver}.steps ?? []).flatMap((step) => (step.type === \"model_output\" ? (step.content ?? []) : []))"
+            ),
+        },
+    )];
+    for read in &parts.reads {
+        let at = place(read.range.start);
+        let member = snake_case(&read.member);
+        let attribute = read
+            .attribute
+            .as_ref()
+            .map(|(name, range)| (snake_case(name), range));
+        let unguarded = || {
+            format!(
+                "{at}: `{}` is read where the part may not be of that kind; an interaction's content has \
+                 the members of its own kind (`type`)",
+                written(&read.range)
+            )
+        };
+        match (member.as_str(), &read.role, attribute) {
+            ("text", PartRole::Test { test, .. }, _) => edits.push(Edit::replace(test.clone(), is("text"))),
+            ("text", PartRole::Guarded, _) => {}
+            // Inline data is an image unless the request asks for speech.
+            ("inline_data", ..) if text.get(call.range.clone()).is_some_and(|c| c.contains("AUDIO")) => {
+                return Err(format!(
+                    "{at}: `{}` reads inline data of a request that asks for audio, which interlint does not \
+                     follow to the interaction's audio content",
+                    written(&read.range)
+                ));
+            }
+            ("inline_data", PartRole::Test { test, .. }, _) => {
+                edits.push(Edit::replace(test.clone(), is("image")))
+            }
+            ("inline_data", PartRole::Guarded, Some((name, range))) if name == "data" => {
+                edits.push(Edit::replace(
+                    range.clone(),
+                    match py {
+                        true => format!("base64.b64decode({part}.data or \"\")"),
+                        false => format!("{part}.data"),
+                    },
+                ));
+            }
+            ("inline_data", PartRole::Guarded, Some((name, range))) if name == "mime_type" => {
+                edits.push(Edit::replace(range.clone(), format!("{part}.mime_type")));
+            }
+            (
+                "thought",
+                PartRole::Test {
+                    skip: Some(statement),
+                    ..
+                },
+                _,
+            ) => {
+                edits.push(Edit::replace(whole_lines(text, statement.clone()), ""));
+            }
+            ("thought", ..) => {
+                return Err(format!(
+                    "{at}: `{}` reads thoughts, which an interaction holds as `thought` steps, apart from \
+                     its output",
+                    written(&read.range)
+                ));
+            }
+            ("text" | "inline_data", PartRole::Unguarded, _) => return Err(unguarded()),
+            _ => {
+                return Err(format!(
+                    "{at}: `{}` has no counterpart on an interaction's output content",
+                    shorten(
+                        text.get(read.attribute.as_ref().map_or(&read.range, |(_, r)| r).clone())
+                            .unwrap_or_default()
+                    )
+                ));
+            }
+        }
+    }
+    let code: String = edits.iter().map(|e| e.content.as_str()).collect();
+    let mut imports = import_edits(&code, doc, parts.iter.start)?;
+    edits.append(&mut imports);
+    Ok(edits)
+}
+
+/// `range` grown to whole lines when only blanks stand around it on them (with the last line's
+/// break): a statement removed leaves no blank line.
+fn whole_lines(text: &str, range: Range<usize>) -> Range<usize> {
+    let line_start = text
+        .get(..range.start)
+        .and_then(|t| t.rfind('\n'))
+        .map_or(0, |i| i + 1);
+    let line_end = text
+        .get(range.end..)
+        .and_then(|t| t.find('\n'))
+        .map_or(text.len(), |i| range.end + i);
+    let before = text.get(line_start..range.start).unwrap_or_default();
+    let after = text.get(range.end..line_end).unwrap_or_default();
+    if before.trim().is_empty() && after.trim().is_empty() {
+        line_start..(line_end + 1).min(text.len())
+    } else {
+        range
+    }
 }
 
 /// `R.usage_metadata` (with the count read from it) as an interaction's `R.usage`: the range

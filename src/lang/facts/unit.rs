@@ -9,7 +9,7 @@
 
 use super::Analyzer;
 use super::scope::{BindingKind, Resolution};
-use crate::api::{ReadKind, ResultUse, ResultUses, StreamLoop, line_indent};
+use crate::api::{PartRead, PartRole, PartsLoop, ReadKind, ResultUse, ResultUses, StreamLoop, line_indent};
 use crate::lang::bindings::Binding;
 use crate::lang::ir::{Kind, NodeId};
 
@@ -360,6 +360,11 @@ impl Analyzer<'_> {
     /// `result.name`: a read the old way, or another member.
     fn member_use(&self, member: NodeId, scope: usize) -> ResultUse {
         if let Some(read) = self.read_of(member, scope, true) {
+            if read.kind == (ReadKind::Candidates { simple_text: false })
+                && let Some(parts) = self.parts_loop(member, &read)
+            {
+                return parts;
+            }
             // The counts as a whole: their names differ on an interaction, so only shown.
             if read.kind == (ReadKind::Usage { member: None })
                 && let Some(parent) = self.parent(member)
@@ -475,6 +480,185 @@ impl Analyzer<'_> {
             reads,
             other,
         })
+    }
+
+    /// The chain of members and indexes read from `node`: its last link.
+    fn chain_top(&self, node: NodeId) -> NodeId {
+        let mut top = node;
+        while let Some(parent) = self.parent(top) {
+            let continues = match self.kind(parent) {
+                Kind::Member(m) => m.object == top,
+                Kind::Index { object, .. } => *object == top,
+                _ => false,
+            };
+            if !continues {
+                break;
+            }
+            top = parent;
+        }
+        top
+    }
+
+    /// `for part in R.candidates[0].content.parts:` (`for (const part of ...)`), where `member`
+    /// is `R.candidates` and `read` its read: the loop, with what it reads of each part.
+    fn parts_loop(&self, member: NodeId, read: &crate::api::Read) -> Option<ResultUse> {
+        let top = self.chain_top(member);
+        if self.range(top) != read.range {
+            return None;
+        }
+        let chain: String = self
+            .text
+            .get(read.receiver.end..read.range.end)?
+            .chars()
+            .filter(|c| !c.is_whitespace() && *c != '?')
+            .collect();
+        if chain != ".candidates[0].content.parts" {
+            return None;
+        }
+        let climbed = self.climb(top);
+        let node = self.parent(climbed)?;
+        let Kind::For(f) = self.kind(node) else {
+            return None;
+        };
+        if f.iter != climbed || f.keys || f.is_async {
+            return None;
+        }
+        let Some(part) = self.tree.name(f.target).map(str::to_string) else {
+            return Some(self.escape(f.target, "each part is unpacked".into()));
+        };
+        let span = self.range(node);
+        let mut reads = Vec::new();
+        let mut other = Vec::new();
+        for &(load, load_scope) in self.scopes.loads_of(&part) {
+            let at = self.start(load);
+            if load == f.target {
+                continue;
+            }
+            let bound_here = matches!(
+                self.scopes.names.resolve(&part, load_scope, at),
+                Resolution::Bound(b, _) if matches!(b.kind, BindingKind::For { iter } if iter == f.iter)
+            );
+            if !span.contains(&at) {
+                if bound_here {
+                    other.push(self.escape(load, format!("`{part}` is read after the loop")));
+                }
+                continue;
+            }
+            if !bound_here {
+                other.push(self.escape(load, format!("`{part}` is bound again in the loop")));
+                continue;
+            }
+            let load = self.climb(load);
+            let Some(parent) = self.parent(load) else {
+                continue;
+            };
+            match self.kind(parent) {
+                Kind::Member(m) if m.object == load => {
+                    let attribute = self.parent(parent).and_then(|p| match self.kind(p) {
+                        Kind::Member(a) if a.object == parent => {
+                            Some((a.name.name.to_string(), self.range(p)))
+                        }
+                        _ => None,
+                    });
+                    reads.push(PartRead {
+                        range: self.range(parent),
+                        member: m.name.name.to_string(),
+                        role: self.part_role(parent, &part, &m.name.name, &f.body),
+                        attribute,
+                    });
+                }
+                _ if self.shown(parent, load) => {}
+                _ => {
+                    let around = self.quote(parent);
+                    other.push(self.escape(parent, format!("the part is used in `{around}`")));
+                }
+            }
+        }
+        Some(ResultUse::Parts(PartsLoop {
+            iter: read.range.clone(),
+            receiver: read.receiver.clone(),
+            part,
+            reads,
+            other,
+        }))
+    }
+
+    /// What `read` (`part.member`) does in its loop, whose statements are `body`.
+    fn part_role(&self, read: NodeId, part: &str, member: &str, body: &[NodeId]) -> PartRole {
+        let climbed = self.climb(read);
+        if let Some(parent) = self.parent(climbed) {
+            // `if part.member:`
+            if let Kind::If(i) = self.kind(parent)
+                && i.test == climbed
+            {
+                let only_continues = i.orelse.is_empty()
+                    && matches!(i.body.as_slice(), [only] if self.src(*only).trim_end_matches(';').trim() == "continue");
+                let skip = (only_continues && (!self.py() || body.len() > 1)).then(|| self.range(parent));
+                return PartRole::Test {
+                    test: self.range(read),
+                    skip,
+                };
+            }
+            // `if part.member is not None:`, `if (part.member !== undefined)`.
+            if self.is_present_test(parent, climbed)
+                && let Some(grand) = self.parent(self.climb(parent))
+                && matches!(self.kind(grand), Kind::If(i) if i.test == self.climb(parent))
+            {
+                return PartRole::Test {
+                    test: self.range(parent),
+                    skip: None,
+                };
+            }
+        }
+        // In the body of an `if` testing the same member of the part.
+        let mut child = read;
+        while let Some(parent) = self.parent(child) {
+            match self.kind(parent) {
+                Kind::For(_) | Kind::Function(_) => break,
+                Kind::If(i) if i.body.contains(&child) && self.tests_member(i.test, part, member) => {
+                    return PartRole::Guarded;
+                }
+                _ => {}
+            }
+            child = parent;
+        }
+        PartRole::Unguarded
+    }
+
+    /// `comparison` is `operand is not None` (`!== undefined`, `!= null`, ...).
+    fn is_present_test(&self, comparison: NodeId, operand: NodeId) -> bool {
+        let (left, right) = match self.kind(comparison) {
+            Kind::Binary { left, right, .. } => (*left, *right),
+            Kind::Other(children) if children.len() == 2 => (children[0], children[1]),
+            _ => return false,
+        };
+        if left != operand {
+            return false;
+        }
+        let operator = self
+            .text
+            .get(self.range(left).end..self.start(right))
+            .unwrap_or_default()
+            .trim();
+        matches!(operator, "is not" | "!==" | "!=")
+            && matches!(self.src(right), "None" | "undefined" | "null")
+    }
+
+    /// `test` is `part.member` (or `part.member is not None` and kin).
+    fn tests_member(&self, test: NodeId, part: &str, member: &str) -> bool {
+        let test = self.tree.unwrap(test);
+        let is_read = |node: NodeId| {
+            matches!(self.kind(node), Kind::Member(m)
+                if &*m.name.name == member && self.tree.name(self.tree.unwrap(m.object)) == Some(part))
+        };
+        match self.kind(test) {
+            Kind::Member(_) => is_read(test),
+            Kind::Binary { left, .. } => is_read(*left) && self.is_present_test(test, *left),
+            Kind::Other(children) if children.len() == 2 => {
+                is_read(children[0]) && self.is_present_test(test, children[0])
+            }
+            _ => false,
+        }
     }
 
     /// Whether `parent` only shows the value `node`: an argument of `print(...)` and kin, an
