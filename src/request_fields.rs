@@ -95,6 +95,39 @@ pub struct RequestFields {
     pub request_field: Vec<RequestField>,
     pub thinking: ThinkingMapping,
     pub usage: UsageMapping,
+    /// The interactions contents by kind (`image`, ...): their mime types and path extensions.
+    pub contents: std::collections::BTreeMap<String, ContentKind>,
+}
+
+/// The mime types an interactions content of one kind declares, and the path extensions of
+/// files of that kind.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct ContentKind {
+    pub mime_types: Vec<String>,
+    pub extensions: Vec<String>,
+}
+
+/// The built-in table's contents (they are not configurable): the kind of a mime type.
+pub fn content_kind_of_mime(mime: &str) -> Option<&'static str> {
+    builtin_contents()
+        .iter()
+        .find(|(_, kind)| kind.mime_types.iter().any(|m| m == mime))
+        .map(|(name, _)| name.as_str())
+}
+
+/// The kind of a file by its path's extension (lower case, without the dot).
+pub fn content_kind_of_extension(extension: &str) -> Option<&'static str> {
+    builtin_contents()
+        .iter()
+        .find(|(_, kind)| kind.extensions.iter().any(|e| e == extension))
+        .map(|(name, _)| name.as_str())
+}
+
+fn builtin_contents() -> &'static std::collections::BTreeMap<String, ContentKind> {
+    static CONTENTS: std::sync::LazyLock<std::collections::BTreeMap<String, ContentKind>> =
+        std::sync::LazyLock::new(|| RequestFields::builtin().map(|f| f.contents).unwrap_or_default());
+    &CONTENTS
 }
 
 /// A response's token counts (`usage_metadata`) as an interaction's (`usage`), field by field.

@@ -282,11 +282,20 @@ fn rewrite_one(
     let mut edits = vec![Edit::replace(method, "interactions.create")];
     if let Some(contents) = call.arg("contents") {
         // `{ contents }` names a variable too: keep it as the value.
-        let edit = match input_value(&contents.value, text, dialect)? {
+        let mut inlined = Vec::new();
+        let edit = match input_value_inlining(&contents.value, text, dialect, &mut inlined)? {
             Some(_) if doc.facts().has_comment_in(&contents.range) => {
                 return Err("a comment inside the contents would be lost".into());
             }
             Some(converted) => {
+                // The bindings of parts written into the input go.
+                for statement in inlined {
+                    let removal = crate::api::line_removal(text, statement);
+                    if doc.facts().has_comment_in(&removal) {
+                        return Err("a comment in a part's binding would be lost".into());
+                    }
+                    edits.push(Edit::replace(removal, ""));
+                }
                 edits.extend(import_edits(&converted, doc, call.range.start)?);
                 Edit::replace(contents.range.clone(), dialect.argument("input", &converted))
             }
@@ -992,6 +1001,18 @@ fn merge_insertions(edits: Vec<Edit>) -> Vec<Edit> {
 /// list holds something interlint cannot tell is text (an image, a file, a typed part), which
 /// must become a content of its own kind by hand.
 pub fn input_value(value: &Value, text: &str, dialect: Dialect) -> Result<Option<String>, String> {
+    input_value_inlining(value, text, dialect, &mut Vec::new())
+}
+
+/// [`input_value`], where a list's item may be a name bound, for this use alone, to a typed
+/// part that has an interactions content (`image = types.Part.from_uri(...)`): the content is
+/// written in its place and the binding statement goes into `inlined`.
+pub fn input_value_inlining(
+    value: &Value,
+    text: &str,
+    dialect: Dialect,
+    inlined: &mut Vec<std::ops::Range<usize>>,
+) -> Result<Option<String>, String> {
     let raw = text.get(value.range.clone()).unwrap_or_default();
     let typed = |raw: &str| raw.contains("Part(") || raw.contains("Part.from") || raw.contains("Content(");
     match &value.kind {
@@ -1038,8 +1059,30 @@ pub fn input_value(value: &Value, text: &str, dialect: Dialect) -> Result<Option
                     (true, _) => contents.push(text_content(written, dialect)),
                     (false, Some(inner)) => contents.push(text_content(&inner, dialect)),
                     // A typed part naming a file by its URI and a literal mime type.
-                    _ if let Some(content) = uri_content(written, dialect) => contents.push(content),
-                    _ if let Some(content) = bytes_content(written, dialect) => contents.push(content),
+                    _ if let Some(content) = part_content(written, dialect) => contents.push(content),
+                    // A name bound to such a part for this use alone.
+                    _ if let ValueKind::Name(name) = &item.kind
+                        && name.single_use
+                        && let Some(statement) = &name.statement
+                        && let Some(bound) = name.value.as_ref().and_then(|v| text.get(v.range.clone()))
+                        && let Some(content) = part_content(bound, dialect) =>
+                    {
+                        contents.push(content);
+                        inlined.push(statement.clone());
+                    }
+                    _ if let ValueKind::Name(name) = &item.kind
+                        && let Some(bound) = name.value.as_ref().and_then(|v| text.get(v.range.clone()))
+                        && part_content(bound, dialect).is_some() =>
+                    {
+                        return Err(format!(
+                            "`{}` is bound to a typed part that other code uses too; its binding would have to \
+                             be written as an interactions content ({})",
+                            name.name,
+                            crate::diagnostic::one_line(
+                                part_content(bound, dialect).unwrap_or_default().as_str()
+                            )
+                        ));
+                    }
                     _ if let Some(content) = map_part_content(item, text, dialect) => contents.push(content),
                     // A file uploaded in the same scope, of a kind its path tells.
                     _ if let Some(content) = uploaded_content(item, written, text, dialect) => {
@@ -1053,6 +1096,13 @@ pub fn input_value(value: &Value, text: &str, dialect: Dialect) -> Result<Option
                             "the contents hold `{}`, a content in the old shape; the interactions input is a \
                              string or a list of contents",
                             crate::diagnostic::one_line(written)
+                        ));
+                    }
+                    _ if let Some(mime) = undeclared_mime(written) => {
+                        return Err(format!(
+                            "the contents hold `{}`, a file of mime type `{mime}`, which no interactions content \
+                             declares",
+                            crate::diagnostic::one_line(written),
                         ));
                     }
                     _ => {
@@ -1118,6 +1168,25 @@ pub fn input_value(value: &Value, text: &str, dialect: Dialect) -> Result<Option
     }
 }
 
+/// A typed part of the current client written as the interactions content of its kind: a file
+/// by URI, bytes, or a text (`types.Part.from_text(text=t)`).
+fn part_content(written: &str, dialect: Dialect) -> Option<String> {
+    static FROM_TEXT: std::sync::LazyLock<Option<regex::Regex>> = std::sync::LazyLock::new(|| {
+        regex::Regex::new(
+            r#"^(?:[A-Za-z_][\w.]*\.)?Part\.from_text\(\s*(?:text\s*=\s*)?(?P<text>[A-Za-z_][\w.]*|"[^"\\\n]*"|'[^'\\\n]*')\s*,?\s*\)$"#,
+        )
+        .ok()
+    });
+    if let Some(content) = uri_content(written, dialect).or_else(|| bytes_content(written, dialect)) {
+        return Some(content);
+    }
+    if dialect != Dialect::Python {
+        return None;
+    }
+    let caps = FROM_TEXT.as_ref()?.captures(written.trim())?;
+    Some(text_content(caps.name("text")?.as_str(), dialect))
+}
+
 /// A text content of the interactions input.
 fn text_content(value: &str, dialect: Dialect) -> String {
     dialect.map(&[
@@ -1132,7 +1201,7 @@ fn text_content(value: &str, dialect: Dialect) -> String {
 fn uri_content(written: &str, dialect: Dialect) -> Option<String> {
     static FROM_URI: std::sync::LazyLock<Option<regex::Regex>> = std::sync::LazyLock::new(|| {
         regex::Regex::new(
-            r#"^(?:[A-Za-z_][\w.]*\.)?Part(?:\.from_uri\(|\(\s*file_data\s*=\s*(?:[A-Za-z_][\w.]*\.)?FileData\()\s*file_uri\s*=\s*(?P<uri>[^,()]+?)\s*,\s*mime_type\s*=\s*(?P<mime>"[^"]*"|'[^']*')\s*,?\s*\)\s*,?\s*\)?$"#,
+            r#"^(?:[A-Za-z_][\w.]*\.)?Part(?:\.from_uri\(|\(\s*file_data\s*=\s*(?:[A-Za-z_][\w.]*\.)?FileData\()\s*file_uri\s*=\s*(?P<uri>(?:[^,()]|\([^()]*\))+?)\s*,\s*mime_type\s*=\s*(?P<mime>"[^"]*"|'[^']*')\s*,?\s*\)\s*,?\s*\)?$"#,
         )
         .ok()
     });
@@ -1211,16 +1280,27 @@ pub fn import_edits(code: &str, doc: &Document, at: usize) -> Result<Vec<Edit>, 
     })
 }
 
-/// The interactions content type of a mime type (`image/png` → `image`), if it has one.
+/// The literal mime type a part names (`mime_type="text/plain"`, `mimeType: "text/plain"`) when
+/// no interactions content declares it.
+fn undeclared_mime(written: &str) -> Option<String> {
+    static MIME: std::sync::LazyLock<Option<regex::Regex>> = std::sync::LazyLock::new(|| {
+        regex::Regex::new(r#"(?:mime_type|mimeType)["']?\s*[=:]\s*["']([\w.+-]+/[\w.+-]+)["']"#).ok()
+    });
+    let mimes: Vec<&str> = MIME
+        .as_ref()?
+        .captures_iter(written)
+        .filter_map(|c| c.get(1).map(|m| m.as_str()))
+        .collect();
+    mimes
+        .into_iter()
+        .find(|m| mime_kind(m).is_none())
+        .map(str::to_string)
+}
+
+/// The interactions content type of a mime type (`image/png` → `image`), if one declares it
+/// (the `[contents]` table of `rules/request_fields.toml`).
 fn mime_kind(mime: &str) -> Option<&'static str> {
-    Some(match mime.split('/').next()? {
-        "image" => "image",
-        "video" => "video",
-        "audio" => "audio",
-        "application" if mime == "application/pdf" => "document",
-        "text" => "document",
-        _ => return None,
-    })
+    crate::request_fields::content_kind_of_mime(mime)
 }
 
 /// A part written as a plain object naming a file (`{"file_data": {"file_uri": U, "mime_type":
@@ -1361,7 +1441,7 @@ fn lower_schema_types(schema: &str) -> String {
 }
 
 /// A name bound in the same scope to an upload whose path's extension tells the kind
-/// (`myfile = client.files.upload(file="poem.txt")`, the legacy `genai.upload_file(...)`, the
+/// (`myfile = client.files.upload(file="report.pdf")`, the legacy `genai.upload_file(...)`, the
 /// JavaScript `ai.files.upload({ file: "a.png" })`): the content naming the uploaded file,
 /// `{"type": "document", "uri": myfile.uri, "mime_type": myfile.mime_type}`.
 fn uploaded_content(item: &Value, written: &str, text: &str, dialect: Dialect) -> Option<String> {
@@ -1383,13 +1463,7 @@ fn uploaded_content(item: &Value, written: &str, text: &str, dialect: Dialect) -
     let [extension] = extensions.as_slice() else {
         return None;
     };
-    let kind = match extension.as_str() {
-        "png" | "jpg" | "jpeg" | "gif" | "webp" | "heic" | "heif" => "image",
-        "mp3" | "wav" | "ogg" | "flac" | "aac" | "aiff" | "m4a" => "audio",
-        "mp4" | "mov" | "avi" | "webm" | "mpeg" | "mpg" | "wmv" | "3gp" | "flv" => "video",
-        "pdf" | "txt" | "md" | "html" | "csv" | "xml" | "rtf" => "document",
-        _ => return None,
-    };
+    let kind = crate::request_fields::content_kind_of_extension(extension)?;
     let member = |m: &str| format!("{written}.{}", m);
     Some(dialect.map(&[
         ("type".to_string(), dialect.string(kind)),
