@@ -23,6 +23,9 @@ pub struct Facts {
     pub legacy: Vec<LegacyUnit>,
     /// The modules a Python module imports at its top level, and where an import line goes.
     pub top_imports: TopImports,
+    /// Python's f-strings: code written into one of their expressions quotes its strings with
+    /// the other quote ([`Facts::string_quote`]).
+    pub f_strings: Vec<Range<usize>>,
 }
 
 /// The modules a Python module imports at its top level (`import base64`: `base64`), and where
@@ -35,6 +38,27 @@ pub struct TopImports {
 }
 
 impl Facts {
+    /// The quote a string literal written at `at` takes: `'` inside the expression of an
+    /// f-string delimited by a single `"` (before Python 3.12 it may not hold its own quote),
+    /// else `"`.
+    pub fn string_quote(&self, text: &str, at: usize) -> char {
+        let innermost = self
+            .f_strings
+            .iter()
+            .filter(|r| r.start < at && at < r.end)
+            .max_by_key(|r| r.start);
+        let Some(range) = innermost else {
+            return '"';
+        };
+        let written = text.get(range.clone()).unwrap_or_default();
+        let opening = written.trim_start_matches(|c: char| c.is_ascii_alphabetic());
+        if opening.starts_with('"') && !opening.starts_with("\"\"\"") {
+            '\''
+        } else {
+            '"'
+        }
+    }
+
     pub fn has_comment_in(&self, range: &Range<usize>) -> bool {
         self.comments
             .iter()
@@ -502,6 +526,9 @@ pub enum ReadKind {
     /// `response.parsed` (Python): the structured answer the current client parsed;
     /// `as_object` when an attribute or item of it is read (a pydantic model's, most likely).
     Parsed { as_object: bool },
+    /// `response.executable_code` (`executableCode`), the code of the first code execution part,
+    /// or `response.code_execution_result` (`result`), its output.
+    Code { result: bool },
 }
 
 impl ReadKind {

@@ -62,6 +62,9 @@ pub struct Spelling {
     /// A result's usage (`usage_metadata`) and a candidate's grounding (`grounding_metadata`).
     pub usage: String,
     pub grounding: String,
+    /// A result's code execution getters (`executable_code`, `code_execution_result`).
+    pub executable_code: String,
+    pub code_execution_result: String,
     /// The old client's error classes (`APIError`), which an interactions call does not raise.
     pub errors: Vec<String>,
 }

@@ -103,6 +103,25 @@ fn read_edit(
             edits.push(Edit::replace(read.range.clone(), code));
             Ok(edits)
         }
+        // The first code execution step's code or output, as the old getters read the first part.
+        ReadKind::Code { result } => {
+            let (step, member) = match result {
+                true => ("code_execution_result", "result"),
+                false => ("code_execution_call", "arguments.code"),
+            };
+            let code = match dialect {
+                Dialect::Python => {
+                    let q = doc.facts().string_quote(text, read.range.start);
+                    format!(
+                        "next((step.{member} for step in {receiver}.steps or [] if step.type == {q}{step}{q}), None)"
+                    )
+                }
+                _ => format!(
+                    "({receiver}.steps ?? []).flatMap((step) => (step.type === \"{step}\" ? [step.{member}] : []))[0]"
+                ),
+            };
+            Ok(vec![Edit::replace(read.range.clone(), code)])
+        }
         ReadKind::FunctionCalls | ReadKind::PartFunctionCall => Err(format!(
             "{at}: `{written}` reads function calls, which an interaction holds as `function_call` steps"
         )),
@@ -255,7 +274,10 @@ fn parts_edits(
                 edits.push(Edit::replace(
                     range.clone(),
                     match py {
-                        true => format!("base64.b64decode({part}.data or \"\")"),
+                        true => {
+                            let q = doc.facts().string_quote(text, range.start);
+                            format!("base64.b64decode({part}.data or {q}{q})")
+                        }
                         false => format!("{part}.data"),
                     },
                 ));

@@ -48,6 +48,8 @@ pub(crate) struct Words {
     pub function_call: &'static str,
     pub usage: &'static str,
     pub grounding: &'static str,
+    pub executable_code: &'static str,
+    pub code_execution_result: &'static str,
     pub errors: &'static [String],
     /// The receiver of a method: `self` / `this`.
     pub this: &'static str,
@@ -67,6 +69,8 @@ impl Dialect {
                 function_call: &s.function_call,
                 usage: &s.usage,
                 grounding: &s.grounding,
+                executable_code: &s.executable_code,
+                code_execution_result: &s.code_execution_result,
                 errors: &s.errors,
                 this,
             };
@@ -177,6 +181,13 @@ pub fn extract(
     };
     let mut facts = Facts {
         comments: a.scopes.comments.clone(),
+        f_strings: match dialect {
+            Dialect::Python => (0..tree.nodes.len())
+                .filter(|&id| matches!(tree.kind(id as NodeId), Kind::Template(_)))
+                .map(|id| tree.range(id as NodeId))
+                .collect(),
+            Dialect::JavaScript => Vec::new(),
+        },
         ..Facts::default()
     };
     match dialect {

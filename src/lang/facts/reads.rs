@@ -128,6 +128,16 @@ impl Analyzer<'_> {
             let all = (py || origin == Origin::Interaction) && self.all_interactions(object, scope);
             return Some(read(kind, self.range(node), receiver, origin, all));
         }
+        if name == w.executable_code || name == w.code_execution_result {
+            let origin = response_origin(&classify(object))?;
+            if origin != Origin::Response {
+                return None;
+            }
+            let kind = ReadKind::Code {
+                result: name == w.code_execution_result,
+            };
+            return Some(read(kind, self.range(node), receiver, origin, false));
+        }
         if name == w.grounding {
             // `R.candidates[i].grounding_metadata` is the candidates chain's read.
             let chain = match self.kind(self.tree.unwrap(object)) {
