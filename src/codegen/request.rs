@@ -282,23 +282,27 @@ fn rewrite_one(
     let mut edits = vec![Edit::replace(method, "interactions.create")];
     if let Some(contents) = call.arg("contents") {
         // `{ contents }` names a variable too: keep it as the value.
-        let mut inlined = Vec::new();
-        let edit = match input_value_inlining(&contents.value, text, dialect, &mut inlined)? {
+        let mut rewrites = Vec::new();
+        let converted = input_value_inlining(&contents.value, text, dialect, &mut rewrites)?;
+        // The bindings written anew (contents bound to a name) or removed (parts written into
+        // the input).
+        // Their code and the input's need their imports once, before the first of them.
+        let mut written = converted.clone().unwrap_or_default();
+        let mut first = call.range.start;
+        for rewrite in rewrites {
+            if doc.facts().has_comment_in(&rewrite.range) {
+                return Err("a comment in a binding of the contents would be lost".into());
+            }
+            written.push_str(&rewrite.content);
+            first = first.min(rewrite.range.start);
+            edits.push(rewrite);
+        }
+        edits.extend(import_edits(&written, doc, first)?);
+        let edit = match converted {
             Some(_) if doc.facts().has_comment_in(&contents.range) => {
                 return Err("a comment inside the contents would be lost".into());
             }
-            Some(converted) => {
-                // The bindings of parts written into the input go.
-                for statement in inlined {
-                    let removal = crate::api::line_removal(text, statement);
-                    if doc.facts().has_comment_in(&removal) {
-                        return Err("a comment in a part's binding would be lost".into());
-                    }
-                    edits.push(Edit::replace(removal, ""));
-                }
-                edits.extend(import_edits(&converted, doc, call.range.start)?);
-                Edit::replace(contents.range.clone(), dialect.argument("input", &converted))
-            }
+            Some(converted) => Edit::replace(contents.range.clone(), dialect.argument("input", &converted)),
             None if contents.key_range == contents.value.range => {
                 Edit::replace(contents.range.clone(), dialect.argument("input", &contents.key))
             }
@@ -898,6 +902,10 @@ fn single_text_part(map: &MapValue, text: &str) -> Option<String> {
     if !map.complete {
         return None;
     }
+    // A turn of the model is not the user's input.
+    if is_turn(map) && turn_role(map) != Some("user") {
+        return None;
+    }
     let keys: Vec<String> = map.entries.iter().map(|e| snake_case(&e.key)).collect();
     match keys.iter().map(String::as_str).collect::<Vec<_>>().as_slice() {
         ["text"] => {
@@ -918,6 +926,55 @@ fn single_text_part(map: &MapValue, text: &str) -> Option<String> {
                 _ => None,
             }
         }
+        _ => None,
+    }
+}
+
+/// A statement's removal ([`crate::api::line_removal`]), with the blank line after it when one
+/// is before it too: no doubled blank line is left.
+fn statement_removal(text: &str, statement: std::ops::Range<usize>) -> std::ops::Range<usize> {
+    let removal = crate::api::line_removal(text, statement);
+    let before = text.get(..removal.start).unwrap_or_default();
+    let blank_before = before.ends_with("\n\n") || before.ends_with("\n\r\n");
+    let after = text.get(removal.end..).unwrap_or_default();
+    let blank_after = after.lines().next().is_some_and(|l| l.trim().is_empty()) && !after.is_empty();
+    if blank_before && blank_after {
+        let line_end = after.find('\n').map_or(text.len(), |i| removal.end + i + 1);
+        removal.start..line_end
+    } else {
+        removal
+    }
+}
+
+/// The statement binding `name` to `bound` declares its type (`contents: list[types.Content] =
+/// ...`, `const contents: ContentListUnion = ...`).
+fn declares_type(name: &crate::api::NameValue, bound: &Value, text: &str) -> bool {
+    let Some(statement) = &name.statement else {
+        return true;
+    };
+    let before = text.get(statement.start..bound.range.start).unwrap_or_default();
+    match before.find(name.name.as_str()) {
+        Some(at) => before[at + name.name.len()..].contains(':'),
+        None => true,
+    }
+}
+
+/// A content that is a turn of a conversation: it names its role, or its class sets it
+/// (`types.UserContent(...)`, `types.ModelContent(...)`).
+fn is_turn(map: &MapValue) -> bool {
+    map.entries.iter().any(|e| e.key == "role")
+        || matches!(map.wrapper.as_deref(), Some("UserContent" | "ModelContent"))
+}
+
+/// The role of a turn, when it is written (a string) or set by its class.
+fn turn_role(map: &MapValue) -> Option<&str> {
+    match map.wrapper.as_deref() {
+        Some("UserContent") => return Some("user"),
+        Some("ModelContent") => return Some("model"),
+        _ => {}
+    }
+    match &map.entries.iter().find(|e| e.key == "role")?.value.kind {
+        ValueKind::Str(role) => Some(role.as_str()),
         _ => None,
     }
 }
@@ -1004,14 +1061,16 @@ pub fn input_value(value: &Value, text: &str, dialect: Dialect) -> Result<Option
     input_value_inlining(value, text, dialect, &mut Vec::new())
 }
 
-/// [`input_value`], where a list's item may be a name bound, for this use alone, to a typed
-/// part that has an interactions content (`image = types.Part.from_uri(...)`): the content is
-/// written in its place and the binding statement goes into `inlined`.
+/// [`input_value`], where a name bound for this use alone may have its binding rewritten, with
+/// the edits in `rewrites`: a list item bound to a typed part that has an interactions content
+/// (`image = types.Part.from_uri(...)`) has the content written in its place and its binding
+/// statement removed; contents bound to the name (`contents = [prompt, image]`) are written
+/// as interactions contents where they are bound.
 pub fn input_value_inlining(
     value: &Value,
     text: &str,
     dialect: Dialect,
-    inlined: &mut Vec<std::ops::Range<usize>>,
+    rewrites: &mut Vec<Edit>,
 ) -> Result<Option<String>, String> {
     let raw = text.get(value.range.clone()).unwrap_or_default();
     let typed = |raw: &str| raw.contains("Part(") || raw.contains("Part.from") || raw.contains("Content(");
@@ -1020,17 +1079,14 @@ pub fn input_value_inlining(
             // One turn of one text (`[{"role": "user", "parts": [{"text": t}]}]`): the text.
             if let [only] = items.as_slice()
                 && let Some(map) = only.as_map()
-                && map.entries.iter().any(|e| e.key == "role")
+                && is_turn(map)
                 && let Some(inner) = single_text_part(map, text)
             {
                 return Ok(Some(inner));
             }
             let turns = items
                 .iter()
-                .filter(|item| {
-                    item.as_map()
-                        .is_some_and(|m| m.entries.iter().any(|e| e.key == "role"))
-                })
+                .filter(|item| item.as_map().is_some_and(is_turn))
                 .count();
             if turns > 1 {
                 return Err(
@@ -1068,7 +1124,7 @@ pub fn input_value_inlining(
                         && let Some(content) = part_content(bound, dialect) =>
                     {
                         contents.push(content);
-                        inlined.push(statement.clone());
+                        rewrites.push(Edit::replace(statement_removal(text, statement.clone()), ""));
                     }
                     _ if let ValueKind::Name(name) = &item.kind
                         && let Some(bound) = name.value.as_ref().and_then(|v| text.get(v.range.clone()))
@@ -1088,10 +1144,7 @@ pub fn input_value_inlining(
                     _ if let Some(content) = uploaded_content(item, written, text, dialect) => {
                         contents.push(content)
                     }
-                    _ if item
-                        .as_map()
-                        .is_some_and(|m| m.entries.iter().any(|e| e.key == "role")) =>
-                    {
+                    _ if item.as_map().is_some_and(is_turn) => {
                         return Err(format!(
                             "the contents hold `{}`, a content in the old shape; the interactions input is a \
                              string or a list of contents",
@@ -1119,6 +1172,15 @@ pub fn input_value_inlining(
                     }
                 }
             }
+            // A list written over several lines keeps one item a line.
+            if raw.contains('\n') {
+                let indent = crate::api::line_indent(text, value.range.start);
+                let items: String = contents
+                    .iter()
+                    .map(|item| format!("{indent}    {item},\n"))
+                    .collect();
+                return Ok(Some(format!("[\n{items}{indent}]")));
+            }
             Ok(Some(format!("[{}]", contents.join(", "))))
         }
         ValueKind::Map(map) => match single_text_part(map, text) {
@@ -1141,20 +1203,44 @@ pub fn input_value_inlining(
                     kind: ValueKind::List(_) | ValueKind::Map(_),
                     ..
                 },
-            ) => match input_value(bound, text, dialect) {
-                Err(why) => Err(format!(
-                    "`{}` is bound to contents it cannot pass on: {why}",
-                    name.name
-                )),
-                Ok(Some(converted)) if Some(converted.as_str()) != text.get(bound.range.clone()) => {
-                    Err(format!(
-                        "`{}` is bound to contents in the old shape, which its binding would have to \
-                             write as interactions contents",
+            ) => {
+                let mut within = Vec::new();
+                match input_value_inlining(bound, text, dialect, &mut within) {
+                    Err(why) => Err(format!(
+                        "`{}` is bound to contents it cannot pass on: {why}",
                         name.name
-                    ))
+                    )),
+                    // Bound for this request alone, with no declared type the new value would
+                    // not fit: the binding is written anew.
+                    Ok(Some(converted))
+                        if name.single_use
+                            // TypeScript would infer a bound object's `type` as a string, which
+                            // no content's type is.
+                            && dialect == Dialect::Python
+                            && !declares_type(name, bound, text)
+                            && Some(converted.as_str()) != text.get(bound.range.clone()) =>
+                    {
+                        rewrites.push(Edit::replace(bound.range.clone(), converted));
+                        rewrites.append(&mut within);
+                        Ok(None)
+                    }
+                    Ok(Some(converted)) if Some(converted.as_str()) != text.get(bound.range.clone()) => {
+                        let why = if !name.single_use {
+                            "other code reads it too"
+                        } else if dialect != Dialect::Python {
+                            "a content bound to a name is typed by its value, whose `type` would be any string"
+                        } else {
+                            "its declared type would not fit them"
+                        };
+                        Err(format!(
+                            "`{}` is bound to contents in the old shape, which its binding would have to \
+                             write as interactions contents ({why})",
+                            name.name
+                        ))
+                    }
+                    Ok(_) => Ok(None),
                 }
-                Ok(_) => Ok(None),
-            },
+            }
             // A list built otherwise (a comprehension, a sum): its items may be strings or
             // contents in the old shape, neither of which the interactions input takes.
             Some(bound) if text.get(bound.range.clone()).is_some_and(|t| t.starts_with('[')) => Err(format!(

@@ -71,7 +71,10 @@ impl Analyzer<'_> {
             out.single_use = count == 1
                 && statement.is_some()
                 && self.scopes.names.uses_in(scope, &name) == 1
-                && !(scope == 0 && self.elsewhere.contains(&name));
+                && !(scope == 0 && self.elsewhere.contains(&name))
+                // No other read sees the binding, in a nested block or function either
+                // (`contents.push(part)` in an `if`).
+                && matches!(self.reads_of_binding(&name, &binding, node), (reads, opaque) if reads.is_empty() && opaque.is_empty());
         }
         if self.py() && !out.single_use && depth == 0 {
             out.shared = self.shared_config(&name, node, scope).map(Box::new);
