@@ -976,8 +976,23 @@ pub struct LegacyUnit {
     /// What follows a request's result where the legacy answer is read (`.response.text()`),
     /// replaced by the interaction's answer path.
     pub answers: Vec<Range<usize>>,
+    /// A streamed request's loops over its chunks (JavaScript: `for await (const chunk of
+    /// result.stream)`): each chunk's text read, after the chunk (`.text()`), becomes the text
+    /// delta's, and the loop's body starts by skipping other events.
+    pub stream_loops: Vec<LegacyStreamLoop>,
     /// Why the unit cannot be migrated automatically.
     pub blocked: Option<String>,
+}
+
+/// A loop over a legacy stream's chunks (see [`LegacyUnit::stream_loops`]).
+#[derive(Clone, Debug, Default)]
+pub struct LegacyStreamLoop {
+    pub chunk: String,
+    /// Just after the body's `{`, and the indent of its statements.
+    pub body_start: usize,
+    pub indent: String,
+    /// What follows the chunk where its text is read (`.text()`).
+    pub texts: Vec<Range<usize>>,
 }
 
 /// How a legacy import names the package, for the import of the current package in its place.

@@ -754,15 +754,19 @@ for await (const chunk of result.stream) {
     py legacy import=L1 client="client"
     py   new import "from google import genai"
     py   client L2:`genai.configure` -> "client = genai.Client"
-    py   removal L3+
+    ts legacy import=L1 client="genAI"
+    ts   new import "import { GoogleGenAI } from \"@google/genai\";"
+    ts   client L2:`new GoogleGenerativeAI(KEY)` -> "new GoogleGenAI({ apiKey: KEY })"
+         removal L3+
     py   request `model.generate_content("Tell a story", stream=True)` callee=`model.generate_content` method=interactions.create model="gemini-2.0-flash" id=Some("gemini-2.0-flash") stream
     py     arguments `"Tell a story", stream=True` in `("Tell a story", stream=True)` separated by ", "
-    py     contents "Tell a story"
-    py     config {}
+    ts   request `model.generateContentStream("Tell a story")` callee=`model.generateContentStream` method=interactions.create model="gemini-2.0-flash" id=Some("gemini-2.0-flash") client=genAI stream
+    ts     arguments `"Tell a story"` in `("Tell a story")` separated by ", "
+           contents "Tell a story"
+           config {}
     py   call `model.generate_content("Tell a story", stream=True)`
-    ts legacy import=none client=""
     ts   call `model.generateContentStream("Tell a story")`
-    ts   blocked "the model object `model` (line 3) is used for `generateContentStream`, which has no automatic rewrite"
+    ts   replace `.stream` -> ""
     "#);
 }
 

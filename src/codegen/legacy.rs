@@ -104,6 +104,20 @@ pub fn rewrite_unit(found: &Found, dialect: Dialect, settings: &Tables) -> Resul
     for range in &unit.answers {
         edits.push(Edit::replace(range.clone(), answer.clone()));
     }
+    // A loop over a stream's chunks reads the events' text deltas.
+    for stream_loop in &unit.stream_loops {
+        let chunk = &stream_loop.chunk;
+        for range in &stream_loop.texts {
+            edits.push(Edit::replace(range.clone(), ".delta.text"));
+        }
+        edits.push(Edit::replace(
+            stream_loop.body_start..stream_loop.body_start,
+            format!(
+                "\n{indent}if ({chunk}.event_type !== \"step.delta\" || {chunk}.delta.type !== \"text\") continue;",
+                indent = stream_loop.indent
+            ),
+        ));
+    }
     for request in &unit.requests {
         let newest = request
             .model_id

@@ -7,7 +7,8 @@ use std::ops::Range;
 
 use super::{Model, Outcome};
 use crate::api::{
-    ClientSite, LegacyClient, LegacyCount, LegacyImport, LegacyRequest, LegacyUnit, MapValue, line_removal,
+    ClientSite, LegacyClient, LegacyCount, LegacyImport, LegacyRequest, LegacyStreamLoop, LegacyUnit,
+    MapValue, line_indent, line_removal,
 };
 use crate::lang::bindings::Binding;
 use crate::lang::facts::scope::{BindingKind, exported};
@@ -558,7 +559,7 @@ impl Analyzer<'_> {
                     wrapper: None,
                 },
                 model_id,
-                stream: false,
+                stream: matches!(self.kind(function), Kind::Member(m) if &*m.name.name == w.create_stream),
             },
             inlined,
         ))
@@ -570,6 +571,11 @@ impl Analyzer<'_> {
     /// the interaction's, any other read blocks the unit.
     fn result_reads(&self, request: NodeId, unit: &mut LegacyUnit) -> Outcome<()> {
         let line = self.line(request);
+        if let Kind::Call(c) = self.kind(request)
+            && matches!(self.kind(c.callee), Kind::Member(m) if &*m.name.name == self.legacy_words().create_stream)
+        {
+            return self.stream_reads(request, line, unit);
+        }
         let awaited = self
             .parent(request)
             .filter(|&p| matches!(self.kind(p), Kind::Await(_)));
@@ -644,6 +650,83 @@ impl Analyzer<'_> {
                 Ok(())
             }
         }
+    }
+
+    /// The reads of a streamed request's result: `const result = await
+    /// model.generateContentStream(x)` whose every read is `for await (const chunk of
+    /// result.stream) { ... chunk.text() ... }`; the interactions stream is iterated itself, and
+    /// its events carry text deltas.
+    fn stream_reads(&self, request: NodeId, line: usize, unit: &mut LegacyUnit) -> Outcome<()> {
+        let awaited = self
+            .parent(request)
+            .filter(|&p| matches!(self.kind(p), Kind::Await(_)));
+        let constant = awaited.and_then(|_| self.constant(request)).ok_or_else(|| {
+            format!("the stream of the request of line {line} is not bound by `const` where it is made")
+        })?;
+        let name = &constant.name;
+        for (load, _) in self.loads_of(name, &[(constant.start, constant.scope)]) {
+            let member = self.member_named(load, "stream").ok_or_else(|| {
+                let read = self.member_call(load).1.unwrap_or("itself");
+                format!(
+                    "the stream `{name}` is read as `{read}` (line {}), which an interactions stream does not have",
+                    self.line(load)
+                )
+            })?;
+            let Some(Kind::For(f)) = self.parent(member).map(|p| self.kind(p)) else {
+                return Err(format!(
+                    "`{name}.stream` is used otherwise than iterated by `for await` (line {})",
+                    self.line(load)
+                ));
+            };
+            if f.iter != member || !f.is_async || f.keys {
+                return Err(format!(
+                    "`{name}.stream` is used otherwise than iterated by `for await` (line {})",
+                    self.line(load)
+                ));
+            }
+            let chunk = self
+                .tree
+                .name(f.target)
+                .ok_or_else(|| format!("each chunk of `{name}.stream` is destructured"))?
+                .to_string();
+            let [block] = f.body.as_slice() else {
+                return Err(format!("the loop over `{name}.stream` has no block"));
+            };
+            let Kind::Block(statements) = self.kind(*block) else {
+                return Err(format!(
+                    "the loop over `{name}.stream` is one statement without braces (line {})",
+                    self.line(load)
+                ));
+            };
+            let indent = statements
+                .first()
+                .map_or_else(String::new, |&s| line_indent(self.text, self.start(s)));
+            let mut stream_loop = LegacyStreamLoop {
+                chunk: chunk.clone(),
+                body_start: self.start(*block) + 1,
+                indent,
+                texts: Vec::new(),
+            };
+            let span = self.range(*block);
+            for &(read, _) in self.scopes.loads_of(&chunk) {
+                if !span.contains(&self.start(read)) {
+                    continue;
+                }
+                match self.member_call(read).0.and_then(|m| self.text_call(m)) {
+                    Some(call) => stream_loop.texts.push(self.end(read)..self.end(call)),
+                    None if self.harmless_use(read) => {}
+                    None => {
+                        return Err(format!(
+                            "the chunk `{chunk}` is read otherwise than as its text (line {})",
+                            self.line(read)
+                        ));
+                    }
+                }
+            }
+            unit.responses.push(self.end(load)..self.end(member));
+            unit.stream_loops.push(stream_loop);
+        }
+        Ok(())
     }
 
     /// `parent` returns `value`: a `return` statement or an arrow function's expression body.

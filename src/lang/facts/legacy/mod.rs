@@ -27,6 +27,8 @@ type Outcome<T> = Result<T, String>;
 pub(crate) struct LegacyWords {
     /// The model's create-content method and its token count.
     pub create: &'static str,
+    /// The streaming create-content method (JavaScript; Python streams with `stream=True`).
+    pub create_stream: &'static str,
     pub count: &'static str,
     /// Arguments of a legacy model (and, in Python, of its requests) that make the request's
     /// config.
@@ -41,6 +43,7 @@ pub(crate) struct LegacyWords {
 
 const PYTHON: LegacyWords = LegacyWords {
     create: "generate_content",
+    create_stream: "",
     count: "count_tokens",
     settings: &[
         "generation_config",
@@ -56,6 +59,7 @@ const PYTHON: LegacyWords = LegacyWords {
 
 const JAVASCRIPT: LegacyWords = LegacyWords {
     create: "generateContent",
+    create_stream: "generateContentStream",
     count: "countTokens",
     settings: &[
         "generationConfig",
@@ -397,9 +401,10 @@ impl Analyzer<'_> {
                 (Some(member), _) if self.py() => {
                     problem.get_or_insert(format!("the model object `{name}` is also used for `{member}`"));
                 }
+                (Some(m), Some(request)) if m == w.create_stream => model.requests.push(request),
                 (Some(member), called) => {
                     // The call is the unit's too: its finding says why the unit is not migrated.
-                    if member == "generateContentStream"
+                    if member == w.create_stream
                         && let Some(call) = called
                     {
                         model.streams.push(self.range(call));
