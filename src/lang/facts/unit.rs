@@ -434,28 +434,7 @@ impl Analyzer<'_> {
         };
         let mut reads = Vec::new();
         let mut other = Vec::new();
-        let span = self.range(node);
-        for &(load, load_scope) in self.scopes.loads_of(&chunk) {
-            let at = self.start(load);
-            if load == f.target {
-                continue;
-            }
-            if !span.contains(&at) {
-                // The last chunk read after the loop.
-                if let Resolution::Bound(b, _) = self.scopes.names.resolve(&chunk, load_scope, at)
-                    && matches!(b.kind, BindingKind::For { iter } if iter == f.iter)
-                {
-                    other.push(self.escape(load, format!("`{chunk}` is read after the loop")));
-                }
-                continue;
-            }
-            // A read that sees another binding of the name (bound again in the body).
-            if let Resolution::Bound(b, _) = self.scopes.names.resolve(&chunk, load_scope, at)
-                && !matches!(b.kind, BindingKind::For { .. })
-            {
-                other.push(self.escape(load, format!("`{chunk}` is bound again in the loop")));
-                continue;
-            }
+        for (load, load_scope) in self.loop_variable_reads(node, f, &chunk, &mut other) {
             let load = self.climb(load);
             let Some(parent) = self.parent(load) else {
                 continue;
@@ -480,6 +459,42 @@ impl Analyzer<'_> {
             reads,
             other,
         })
+    }
+
+    /// The reads of `name`, the variable of the loop `node`, in its body, with their scopes; a
+    /// read of it after the loop, or in the body where another binding of the name holds it (a
+    /// nested loop's, an assignment's), goes into `other`.
+    fn loop_variable_reads(
+        &self,
+        node: NodeId,
+        f: &crate::lang::ir::For,
+        name: &str,
+        other: &mut Vec<ResultUse>,
+    ) -> Vec<(NodeId, usize)> {
+        let span = self.range(node);
+        let mut reads = Vec::new();
+        for &(load, load_scope) in self.scopes.loads_of(name) {
+            let at = self.start(load);
+            if load == f.target {
+                continue;
+            }
+            let bound_here = matches!(
+                self.scopes.names.resolve(name, load_scope, at),
+                Resolution::Bound(b, _) if matches!(b.kind, BindingKind::For { iter } if iter == f.iter)
+            );
+            if !span.contains(&at) {
+                if bound_here {
+                    other.push(self.escape(load, format!("`{name}` is read after the loop")));
+                }
+                continue;
+            }
+            if !bound_here {
+                other.push(self.escape(load, format!("`{name}` is bound again in the loop")));
+                continue;
+            }
+            reads.push((load, load_scope));
+        }
+        reads
     }
 
     /// The chain of members and indexes read from `node`: its last link.
@@ -526,28 +541,9 @@ impl Analyzer<'_> {
         let Some(part) = self.tree.name(f.target).map(str::to_string) else {
             return Some(self.escape(f.target, "each part is unpacked".into()));
         };
-        let span = self.range(node);
         let mut reads = Vec::new();
         let mut other = Vec::new();
-        for &(load, load_scope) in self.scopes.loads_of(&part) {
-            let at = self.start(load);
-            if load == f.target {
-                continue;
-            }
-            let bound_here = matches!(
-                self.scopes.names.resolve(&part, load_scope, at),
-                Resolution::Bound(b, _) if matches!(b.kind, BindingKind::For { iter } if iter == f.iter)
-            );
-            if !span.contains(&at) {
-                if bound_here {
-                    other.push(self.escape(load, format!("`{part}` is read after the loop")));
-                }
-                continue;
-            }
-            if !bound_here {
-                other.push(self.escape(load, format!("`{part}` is bound again in the loop")));
-                continue;
-            }
+        for (load, _) in self.loop_variable_reads(node, f, &part, &mut other) {
             let load = self.climb(load);
             let Some(parent) = self.parent(load) else {
                 continue;
