@@ -378,6 +378,15 @@ impl Analyzer<'_> {
             }
             return ResultUse::Read(read);
         }
+        // `for part in response.parts:` (Python's getter of the first candidate's parts).
+        if let Kind::Member(m) = self.kind(member)
+            && self.py()
+            && &*m.name.name == "parts"
+            && self.chain_top(member) == member
+            && let Some(parts) = self.loop_over_parts(member, self.range(m.object))
+        {
+            return parts;
+        }
         let name = match self.kind(member) {
             Kind::Member(m) => m.name.name.to_string(),
             _ => String::new(),
@@ -530,6 +539,13 @@ impl Analyzer<'_> {
         if chain != ".candidates[0].content.parts" {
             return None;
         }
+        self.loop_over_parts(top, read.receiver.clone())
+    }
+
+    /// The loop iterating `iterated`, the parts of the response `receiver` holds, with what it
+    /// reads of each part; `None` when `iterated` is not a loop's iterable.
+    fn loop_over_parts(&self, iterated: NodeId, receiver: std::ops::Range<usize>) -> Option<ResultUse> {
+        let top = iterated;
         let climbed = self.climb(top);
         let node = self.parent(climbed)?;
         let Kind::For(f) = self.kind(node) else {
@@ -571,8 +587,8 @@ impl Analyzer<'_> {
             }
         }
         Some(ResultUse::Parts(PartsLoop {
-            iter: read.range.clone(),
-            receiver: read.receiver.clone(),
+            iter: self.range(top),
+            receiver,
             part,
             reads,
             other,
