@@ -594,6 +594,8 @@ pub enum ResultUse {
 pub struct PartsLoop {
     /// The iterated expression (`response.candidates[0].content.parts`).
     pub iter: Range<usize>,
+    /// The loop's variable as written in its header (`part`).
+    pub target: Range<usize>,
     /// The response as written before `.candidates`.
     pub receiver: Range<usize>,
     /// The name each part is bound to.

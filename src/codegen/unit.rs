@@ -215,33 +215,75 @@ fn parts_edits(
         true => format!("{part}.type == \"{kind}\""),
         false => format!("{part}.type === \"{kind}\""),
     };
-    let mut edits = vec![Edit::replace(
-        parts.iter.clone(),
-        match py {
-            true => {
-                let one_line = format!(
-                    "[item for step in {receiver}.steps or [] if step.type == \"model_output\" for item in step.content or []]"
-                );
-                let line_start = text
-                    .get(..parts.iter.start)
-                    .and_then(|t| t.rfind('\n'))
-                    .map_or(0, |i| i + 1);
-                let indent = crate::api::line_indent(text, parts.iter.start);
-                // The loop's header, as long as a formatter lets it be (ruff's 88).
-                if parts.iter.start - line_start + one_line.len() + 1 > 88 {
-                    format!(
-                        "[\n{indent}    item\n{indent}    for step in {receiver}.steps or []\n{indent}    if step.type == \
-                         \"model_output\"\n{indent}    for item in step.content or []\n{indent}]"
-                    )
-                } else {
-                    one_line
-                }
+    // Thoughts read other than to skip them: the loop goes over the thought steps' summaries
+    // too, each content with whether it is a thought (Python).
+    let thoughtful = parts.reads.iter().any(|r| {
+        snake_case(&r.member) == "thought" && !matches!(r.role, PartRole::Test { skip: Some(_), .. })
+    });
+    if thoughtful {
+        if !py {
+            let read = parts.reads.iter().find(|r| snake_case(&r.member) == "thought");
+            let at = read.map_or(parts.iter.start, |r| r.range.start);
+            return Err(format!(
+                "{}: `{part}.thought` reads thoughts, which an interaction holds as `thought` steps, apart from its output",
+                place(at)
+            ));
+        }
+        if has_name(text, "thought", &doc.facts().comments) {
+            return Err(format!(
+                "{}: `thought`, the name that would say a content is a thought, is taken",
+                place(parts.iter.start)
+            ));
+        }
+    }
+    let line_start = text
+        .get(..parts.iter.start)
+        .and_then(|t| t.rfind('\n'))
+        .map_or(0, |i| i + 1);
+    let indent = crate::api::line_indent(text, parts.iter.start);
+    // A loop reading nothing but text (and thoughts) goes over the text contents alone, whose
+    // `text` it reads as it read the parts' (Python).
+    let text_only = py
+        && parts
+            .reads
+            .iter()
+            .all(|r| matches!(snake_case(&r.member).as_str(), "text" | "thought"));
+    let only_text = |separator: &str| match text_only {
+        true => format!("{separator}if item.type == \"text\""),
+        false => String::new(),
+    };
+    let iterated = match (py, thoughtful) {
+        (true, false) => {
+            let one_line = format!(
+                "[item for step in {receiver}.steps or [] if step.type == \"model_output\" for item in step.content or []{}]",
+                only_text(" ")
+            );
+            // The loop's header, as long as a formatter lets it be (ruff's 88).
+            if parts.iter.start - line_start + one_line.len() + 1 > 88 {
+                format!(
+                    "[\n{indent}    item\n{indent}    for step in {receiver}.steps or []\n{indent}    if step.type == \
+                     \"model_output\"\n{indent}    for item in step.content or []{}\n{indent}]",
+                    only_text(&format!("\n{indent}    "))
+                )
+            } else {
+                one_line
             }
-            false => format!(
-                "({receiver}.steps ?? []).flatMap((step) => (step.type === \"model_output\" ? (step.content ?? []) : []))"
-            ),
-        },
-    )];
+        }
+        (true, true) => format!(
+            "[\n{indent}    (step.type == \"thought\", item)\n{indent}    for step in {receiver}.steps or []\n{indent}    \
+             for item in (\n{indent}        step.summary\n{indent}        if step.type == \"thought\"\n{indent}        \
+             else step.content\n{indent}        if step.type == \"model_output\"\n{indent}        else None\n{indent}    ) \
+             or []{}\n{indent}]",
+            only_text(&format!("\n{indent}    "))
+        ),
+        (false, _) => format!(
+            "({receiver}.steps ?? []).flatMap((step) => (step.type === \"model_output\" ? (step.content ?? []) : []))"
+        ),
+    };
+    let mut edits = vec![Edit::replace(parts.iter.clone(), iterated)];
+    if thoughtful {
+        edits.push(Edit::replace(parts.target.clone(), format!("thought, {part}")));
+    }
     for read in &parts.reads {
         let at = place(read.range.start);
         let member = snake_case(&read.member);
@@ -257,6 +299,8 @@ fn parts_edits(
             )
         };
         match (member.as_str(), &read.role, attribute) {
+            // Every content is a text: its text is read as the part's was.
+            ("text", ..) if text_only => {}
             ("text", PartRole::Test { test, .. }, _) => edits.push(Edit::replace(test.clone(), is("text"))),
             ("text", PartRole::Guarded, _) => {}
             // Inline data is an image unless the request asks for speech.
@@ -285,6 +329,7 @@ fn parts_edits(
             ("inline_data", PartRole::Guarded, Some((name, range))) if name == "mime_type" => {
                 edits.push(Edit::replace(range.clone(), format!("{part}.mime_type")));
             }
+            ("thought", ..) if thoughtful => edits.push(Edit::replace(read.range.clone(), "thought")),
             (
                 "thought",
                 PartRole::Test {
@@ -318,6 +363,19 @@ fn parts_edits(
     let mut imports = import_edits(&code, doc, parts.iter.start)?;
     edits.append(&mut imports);
     Ok(edits)
+}
+
+/// `name` stands in `text` outside `comments` as a word of its own (not an attribute:
+/// `.thought` does not count; a string holding the word does).
+fn has_name(text: &str, name: &str, comments: &[Range<usize>]) -> bool {
+    let ident = |c: char| c.is_alphanumeric() || c == '_';
+    text.match_indices(name).any(|(at, _)| {
+        let before = text[..at].chars().next_back();
+        let after = text[at + name.len()..].chars().next();
+        !before.is_some_and(|c| ident(c) || c == '.')
+            && !after.is_some_and(ident)
+            && !comments.iter().any(|c| c.contains(&at))
+    })
 }
 
 /// `range` grown to whole lines when only blanks stand around it on them (with the last line's

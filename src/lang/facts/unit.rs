@@ -588,6 +588,7 @@ impl Analyzer<'_> {
         }
         Some(ResultUse::Parts(PartsLoop {
             iter: self.range(top),
+            target: self.range(f.target),
             receiver,
             part,
             reads,
@@ -609,6 +610,16 @@ impl Analyzer<'_> {
                 return PartRole::Test {
                     test: self.range(read),
                     skip,
+                };
+            }
+            // `if part.text and part.thought:`: an operand of a test's conjunction.
+            if self.is_conjunction(parent)
+                && let Some(grand) = self.parent(self.climb(parent))
+                && matches!(self.kind(grand), Kind::If(i) if i.test == self.climb(parent))
+            {
+                return PartRole::Test {
+                    test: self.range(read),
+                    skip: None,
                 };
             }
             // `if part.member is not None:`, `if (part.member !== undefined)`.
@@ -635,6 +646,21 @@ impl Analyzer<'_> {
             child = parent;
         }
         PartRole::Unguarded
+    }
+
+    /// `node` is `a and b ...` (`a && b`): every operand holds when it does.
+    fn is_conjunction(&self, node: NodeId) -> bool {
+        let Kind::Logical(operands) = self.kind(node) else {
+            return false;
+        };
+        operands.windows(2).all(|pair| {
+            let between = self
+                .text
+                .get(self.range(pair[0]).end..self.start(pair[1]))
+                .unwrap_or_default()
+                .trim();
+            matches!(between, "and" | "&&")
+        })
     }
 
     /// `comparison` is `operand is not None` (`!== undefined`, `!= null`, ...).
@@ -665,6 +691,9 @@ impl Analyzer<'_> {
         };
         match self.kind(test) {
             Kind::Member(_) => is_read(test),
+            Kind::Logical(operands) if self.is_conjunction(test) => operands
+                .iter()
+                .any(|&operand| self.tests_member(operand, part, member)),
             Kind::Binary { left, .. } => is_read(*left) && self.is_present_test(test, *left),
             Kind::Other(children) if children.len() == 2 => {
                 is_read(children[0]) && self.is_present_test(test, children[0])
