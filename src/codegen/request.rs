@@ -607,8 +607,27 @@ impl Placer<'_> {
                 }
             }
             Place::GenerationConfig | Place::TopLevel => {
-                match field_value(field, &entry.value, &shown, self.text, self.dialect) {
-                    Ok(value) => self.put(field.place, field.target(), value, &shown),
+                // A list of settings bound to a name for this request alone
+                // (`safety_settings=safety_settings`): its items are written in the request in
+                // their new shape, and the binding goes.
+                let (value, statement) = match &entry.value.kind {
+                    ValueKind::Name(name)
+                        if field.item_keys.is_some()
+                            && name.single_use
+                            && let Some(bound) = name
+                                .value
+                                .as_ref()
+                                .filter(|v| matches!(v.kind, ValueKind::List(_))) =>
+                    {
+                        (bound, name.statement.clone())
+                    }
+                    _ => (&entry.value, None),
+                };
+                match field_value(field, value, &shown, self.text, self.dialect) {
+                    Ok(value) => {
+                        self.inlined.extend(statement);
+                        self.put(field.place, field.target(), value, &shown)
+                    }
                     Err(problem) => self.problems.push(problem),
                 }
             }
