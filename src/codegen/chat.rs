@@ -183,7 +183,7 @@ fn chat_edits_in(
         }
     }
     if straight {
-        let removal = crate::api::line_removal(text, unit.statement.clone());
+        let removal = super::request::statement_removal(text, unit.statement.clone());
         if facts.has_comment_in(&removal) {
             return Err("a comment in the chat's creation would be lost".into());
         }

@@ -950,11 +950,11 @@ fn single_text_part(map: &MapValue, text: &str) -> Option<String> {
 }
 
 /// A statement's removal ([`crate::api::line_removal`]), with the blank line after it when one
-/// is before it too: no doubled blank line is left.
-fn statement_removal(text: &str, statement: std::ops::Range<usize>) -> std::ops::Range<usize> {
+/// is before it too, or it opens the text: no doubled or leading blank line is left.
+pub(crate) fn statement_removal(text: &str, statement: std::ops::Range<usize>) -> std::ops::Range<usize> {
     let removal = crate::api::line_removal(text, statement);
     let before = text.get(..removal.start).unwrap_or_default();
-    let blank_before = before.ends_with("\n\n") || before.ends_with("\n\r\n");
+    let blank_before = before.is_empty() || before.ends_with("\n\n") || before.ends_with("\n\r\n");
     let after = text.get(removal.end..).unwrap_or_default();
     let blank_after = after.lines().next().is_some_and(|l| l.trim().is_empty()) && !after.is_empty();
     if blank_before && blank_after {
