@@ -222,16 +222,16 @@ const PROJECT_MANIFESTS: &[&str] = &[
     "deno.json",
 ];
 
-/// The project a file belongs to: the nearest folder above it holding `.git`, else the nearest
-/// holding a package manifest (`pyproject.toml`, `package.json`, ...), else none (the empty
-/// path, which every path starts with). A test pins what its project defines, not what a
-/// neighbouring repository of the same run does.
+/// The project a file belongs to: the nearest folder above it holding a package manifest
+/// (`pyproject.toml`, `package.json`, ...) or `.git`, else none (the empty path, which every
+/// path starts with). A test pins what its package defines, not what a neighbouring package of
+/// a monorepo, or a neighbouring repository of the same run, does.
 pub fn project_of(path: &Path) -> PathBuf {
-    let folders = || path.ancestors().skip(1).filter(|p| !p.as_os_str().is_empty());
     let holds = |folder: &Path, name: &str| folder.join(name).exists();
-    folders()
-        .find(|f| holds(f, ".git"))
-        .or_else(|| folders().find(|f| PROJECT_MANIFESTS.iter().any(|m| holds(f, m))))
+    path.ancestors()
+        .skip(1)
+        .filter(|p| !p.as_os_str().is_empty())
+        .find(|f| holds(f, ".git") || PROJECT_MANIFESTS.iter().any(|m| holds(f, m)))
         .map(Path::to_path_buf)
         .unwrap_or_default()
 }

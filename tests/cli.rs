@@ -709,7 +709,8 @@ fn concise_and_github_stay_one_line_for_multi_line_expressions() {
 
 /// A test asserting on a constant of another file: a safe-only fix changes neither (the test
 /// would fail), whether the folder is walked while checked or the files are named. A project of
-/// its own in the same run (another folder with its manifest) keeps its safe fix.
+/// its own in the same run (another folder with its manifest, in the same repository) keeps its
+/// safe fix.
 #[test]
 fn an_id_a_test_in_another_file_compares_against_is_not_safely_fixed() {
     let dir = tree(&[
@@ -723,6 +724,8 @@ fn an_id_a_test_in_another_file_compares_against_is_not_safely_fixed() {
             "from src.models import DEFAULT\n\n\ndef test_default():\n    assert DEFAULT == \"gemini-1.5-flash\"\n",
         ),
         ("other/pyproject.toml", "[project]\nname = \"other\"\n"),
+        // One repository holds both packages (a monorepo): each package is a project still.
+        (".git/HEAD", "ref: refs/heads/main\n"),
         ("other/app.py", "MODEL = \"gemini-1.5-flash\"\n"),
     ]);
     let applicability = |args: &[&str]| -> Vec<(String, String, String)> {
