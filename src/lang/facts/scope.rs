@@ -250,10 +250,12 @@ impl Walk<'_> {
                 let last = a.targets.len().saturating_sub(1);
                 for (i, &target) in a.targets.iter().enumerate() {
                     match (tree.kind(target), a.value) {
+                        // The name is bound once the value is computed: a read of it in the
+                        // value (`response = f(response.text)`) sees the binding before.
                         (Kind::Name(name), Some(value)) if i == last => self.bind(
                             scope,
                             name,
-                            self.start(node),
+                            self.tree.span(value).end as usize,
                             BindingKind::Assign {
                                 value,
                                 statement: Some(node),

@@ -479,7 +479,9 @@ impl Analyzer<'_> {
             .unwrap_or_default()
         {
             match self.scopes.names.resolve(&name, scope, self.start(load)) {
-                Resolution::Bound(b, _) if b.start == self.start(parent) => loads.push((load, false)),
+                Resolution::Bound(b, _) if matches!(b.kind, BindingKind::Assign { value, .. } if value == call) => {
+                    loads.push((load, false))
+                }
                 Resolution::Bound(..) | Resolution::Unbound => {}
                 Resolution::Opaque => loads.push((load, true)),
             }
