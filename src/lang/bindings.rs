@@ -167,7 +167,13 @@ impl<K: BindingKind> Bindings<K> {
             return Resolution::Opaque;
         }
         let chosen = if self.runs_in_place(scope, s) {
-            list.iter().rev().find(|b| b.start < pos).or(list.first())
+            let before = list.iter().rev().find(|b| b.start < pos);
+            // At a module's top level, a read before the name's first binding here sees none
+            // of them (a notebook's earlier cell bound it, or no one did).
+            if before.is_none() && s == 0 && scope == 0 {
+                return Resolution::Unbound;
+            }
+            before.or(list.first())
         } else if list.len() == 1 {
             list.first()
         } else {
