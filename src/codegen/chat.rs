@@ -281,11 +281,16 @@ fn line_start(text: &str, offset: usize) -> usize {
 
 /// Whether `word` appears in `text` as a whole identifier, outside the `comments`.
 fn has_word(text: &str, word: &str, comments: &[Range<usize>]) -> bool {
+    has_word_where(text, word, comments, true)
+}
+
+/// [`has_word`], where an attribute of that name (`x.word`) counts only when `attributes`.
+pub(super) fn has_word_where(text: &str, word: &str, comments: &[Range<usize>], attributes: bool) -> bool {
     let ident = |c: char| c.is_alphanumeric() || c == '_' || c == '$';
     text.match_indices(word).any(|(i, _)| {
         let before = text[..i].chars().next_back();
         let after = text[i + word.len()..].chars().next();
-        !before.is_some_and(ident)
+        !before.is_some_and(|c| ident(c) || !attributes && c == '.')
             && !after.is_some_and(ident)
             && !comments.iter().any(|c| c.start <= i && i < c.end)
     })

@@ -229,7 +229,7 @@ fn parts_edits(
                 place(at)
             ));
         }
-        if has_name(text, "thought", &doc.facts().comments) {
+        if super::chat::has_word_where(text, "thought", &doc.facts().comments, false) {
             return Err(format!(
                 "{}: `thought`, the name that would say a content is a thought, is taken",
                 place(parts.iter.start)
@@ -363,19 +363,6 @@ fn parts_edits(
     let mut imports = import_edits(&code, doc, parts.iter.start)?;
     edits.append(&mut imports);
     Ok(edits)
-}
-
-/// `name` stands in `text` outside `comments` as a word of its own (not an attribute:
-/// `.thought` does not count; a string holding the word does).
-fn has_name(text: &str, name: &str, comments: &[Range<usize>]) -> bool {
-    let ident = |c: char| c.is_alphanumeric() || c == '_';
-    text.match_indices(name).any(|(at, _)| {
-        let before = text[..at].chars().next_back();
-        let after = text[at + name.len()..].chars().next();
-        !before.is_some_and(|c| ident(c) || c == '.')
-            && !after.is_some_and(ident)
-            && !comments.iter().any(|c| c.contains(&at))
-    })
 }
 
 /// `range` grown to whole lines when only blanks stand around it on them (with the last line's
