@@ -259,28 +259,40 @@ struct KeyCollision {
     existing: bool,
 }
 
+/// The values of one group (a mapping's keys, a collection's elements) whose replaced id would
+/// equal another value of the group, as written or replaced too, where the two differ now: each
+/// with its index, what it becomes, and whether a value of the group already is that.
+fn clashes(values: &[&str], settings: &Tables) -> Vec<(usize, String, bool)> {
+    let after: Vec<String> = values
+        .iter()
+        .map(|v| settings.matcher.replace_all(&settings.models, v))
+        .collect();
+    let mut out = Vec::new();
+    for (i, (value, becomes)) in values.iter().zip(&after).enumerate() {
+        if becomes == value {
+            continue;
+        }
+        let clash = values
+            .iter()
+            .zip(&after)
+            .any(|(other, other_after)| other != value && other_after == becomes);
+        if clash {
+            out.push((i, becomes.clone(), values.iter().any(|other| other == becomes)));
+        }
+    }
+    out
+}
+
 fn key_collisions(doc: &Document, settings: &Tables, ranges: &[Range<usize>]) -> Vec<KeyCollision> {
     let mut collisions = Vec::new();
     for group in sibling_keys(doc, ranges) {
-        let after: Vec<String> = group
-            .iter()
-            .map(|k| settings.matcher.replace_all(&settings.models, &k.text))
-            .collect();
-        for (key, becomes) in group.iter().zip(&after) {
-            if *becomes == key.text {
-                continue;
-            }
-            let clash = group
-                .iter()
-                .zip(&after)
-                .any(|(other, other_after)| other.text != key.text && other_after == becomes);
-            if clash {
-                collisions.push(KeyCollision {
-                    key: key.range.clone(),
-                    becomes: becomes.clone(),
-                    existing: group.iter().any(|other| other.text == *becomes),
-                });
-            }
+        let values: Vec<&str> = group.iter().map(|k| k.text.as_str()).collect();
+        for (i, becomes, existing) in clashes(&values, settings) {
+            collisions.push(KeyCollision {
+                key: group[i].range.clone(),
+                becomes,
+                existing,
+            });
         }
     }
     collisions
@@ -332,28 +344,14 @@ impl ElementCollision {
 fn element_collisions(doc: &Document, settings: &Tables, ranges: &[Range<usize>]) -> Vec<ElementCollision> {
     let mut collisions = Vec::new();
     for group in sibling_elements(doc, ranges) {
-        let after: Vec<String> = group
-            .elements
-            .iter()
-            .map(|e| settings.matcher.replace_all(&settings.models, &e.value))
-            .collect();
-        for (element, becomes) in group.elements.iter().zip(&after) {
-            if *becomes == element.value {
-                continue;
-            }
-            let clash = group
-                .elements
-                .iter()
-                .zip(&after)
-                .any(|(other, other_after)| other.value != element.value && other_after == becomes);
-            if clash {
-                collisions.push(ElementCollision {
-                    element: element.range.clone(),
-                    collection: group.collection,
-                    becomes: becomes.clone(),
-                    existing: group.elements.iter().any(|other| other.value == *becomes),
-                });
-            }
+        let values: Vec<&str> = group.elements.iter().map(|e| e.value.as_str()).collect();
+        for (i, becomes, existing) in clashes(&values, settings) {
+            collisions.push(ElementCollision {
+                element: group.elements[i].range.clone(),
+                collection: group.collection,
+                becomes,
+                existing,
+            });
         }
     }
     collisions
