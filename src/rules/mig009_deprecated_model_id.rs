@@ -21,7 +21,7 @@ static META: RuleMeta = RuleMeta {
     summary: "A deprecated model id, or one whose migration is recommended",
     surfaces: "all",
     fix: FixAvailability::Sometimes,
-    fix_safety: "safe; unsafe in prose and where the new id changes more than the id; none when the new id is already a sibling key",
+    fix_safety: "safe; unsafe in prose, where the new id changes more than the id (list or enum entries made equal, an id a test of the project compares against, settings the new model rejects); none when the new id is already a sibling key",
     doc: include_str!("../../rules/docs/MIG009.md"),
 };
 
