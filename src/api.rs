@@ -482,6 +482,9 @@ pub struct NameValue {
     /// A config bound once and used only as the `config` of create-content calls: those calls
     /// can be rewritten together, each with the config's entries, and the binding removed.
     pub shared: Option<Box<SharedConfig>>,
+    /// Bound to a list that other code changes in place (`parts.append(part)`): the list's
+    /// items are not all in its binding.
+    pub grown: bool,
 }
 
 /// A config several requests share (see [`NameValue::shared`]).
@@ -587,6 +590,23 @@ pub enum ResultUse {
     /// A loop over the parts of the first candidate (`for part in R.candidates[0].content.parts:`),
     /// with the reads of each part.
     Parts(PartsLoop),
+    /// `R.function_calls` (`functionCalls`), with what is read of each call.
+    FunctionCalls(FunctionCallsRead),
+}
+
+/// A read of a response's function calls (`R.function_calls`) and of the calls taken from it: by
+/// a loop over them (`for call in R.function_calls:`), an index (`R.function_calls[0]`) or a name
+/// bound to one (`call = R.function_calls[0]`).
+#[derive(Clone, Debug)]
+pub struct FunctionCallsRead {
+    /// `R.function_calls`.
+    pub range: Range<usize>,
+    /// The response as written before `.function_calls`.
+    pub receiver: Range<usize>,
+    /// Each member read of a call (`call.args`): its name as written and where that name is.
+    pub members: Vec<(String, Range<usize>)>,
+    /// Uses of the calls interlint does not rewrite.
+    pub other: Vec<ResultUse>,
 }
 
 /// A loop over the parts of a response's first candidate, and what it reads of each part.

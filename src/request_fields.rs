@@ -95,6 +95,7 @@ pub struct RequestFields {
     pub request_field: Vec<RequestField>,
     pub thinking: ThinkingMapping,
     pub usage: UsageMapping,
+    pub function_calls: FunctionCallsMapping,
     /// The interactions contents by kind (`image`, ...): their mime types and path extensions.
     pub contents: std::collections::BTreeMap<String, ContentKind>,
 }
@@ -137,6 +138,16 @@ pub struct UsageMapping {
     /// The interaction's field.
     pub field: String,
     /// Each predecessor count (snake_case) and the interaction's.
+    pub names: std::collections::BTreeMap<String, String>,
+}
+
+/// A response's function calls as an interaction's steps of one type, member by member.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FunctionCallsMapping {
+    /// The steps' `type`.
+    pub step: String,
+    /// Each member of a predecessor function call (snake_case) and the step's.
     pub names: std::collections::BTreeMap<String, String>,
 }
 

@@ -1216,6 +1216,21 @@ pub fn input_value_inlining(
         )),
         // A name bound in the same scope to a list or an object: passed on as it is only when
         // it is already in the interactions shape (its binding is not rewritten).
+        // A list other code adds to: what its binding holds may block first (a conversation).
+        ValueKind::Name(name) if name.grown => {
+            if let Some(bound) = &name.value
+                && let Err(why) = input_value_inlining(bound, text, dialect, &mut Vec::new())
+            {
+                return Err(format!(
+                    "`{}` is bound to contents it cannot pass on: {why}",
+                    name.name
+                ));
+            }
+            Err(format!(
+                "`{}` is a list other code adds items to, which interlint cannot tell are interactions contents",
+                name.name
+            ))
+        }
         ValueKind::Name(name) => match &name.value {
             Some(
                 bound @ Value {

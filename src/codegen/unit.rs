@@ -6,7 +6,7 @@ use std::ops::Range;
 
 use super::request::{Dialect, import_edits};
 use super::structured_output::parsed_as;
-use crate::api::{Call, PartRole, PartsLoop, Read, ReadKind, ResultUse, StreamLoop};
+use crate::api::{Call, FunctionCallsRead, PartRole, PartsLoop, Read, ReadKind, ResultUse, StreamLoop};
 use crate::diagnostic::Edit;
 use crate::lang::Document;
 use crate::request_fields::{UsageMapping, snake_case};
@@ -55,6 +55,9 @@ pub fn result_edits(
             ResultUse::Escape { range, how } => return Err(format!("{}: {how}", place(range.start))),
             ResultUse::Loop(stream) => edits.extend(loop_edits(stream, doc, dialect, place)?),
             ResultUse::Parts(parts) => edits.extend(parts_edits(call, parts, doc, dialect, place)?),
+            ResultUse::FunctionCalls(calls) => {
+                edits.extend(function_calls_edits(calls, doc, settings, dialect, place)?)
+            }
         }
     }
     // Two reads needing one import add it once.
@@ -132,6 +135,57 @@ fn read_edit(
             "{at}: `{written}` reads the candidates, which an interaction holds as steps"
         )),
     }
+}
+
+/// A response's function calls as the interaction's `function_call` steps (the steps of the type
+/// the function-call table names), and each member read of a call as the step's.
+fn function_calls_edits(
+    calls: &FunctionCallsRead,
+    doc: &Document,
+    settings: &Settings,
+    dialect: Dialect,
+    place: &dyn Fn(usize) -> String,
+) -> Result<Vec<Edit>, String> {
+    let text = &doc.text;
+    if let Some(other) = calls.other.first() {
+        return Err(match other {
+            ResultUse::Escape { range, how } => format!("{}: {how}", place(range.start)),
+            _ => format!(
+                "{}: the function calls are used in a way interlint does not rewrite",
+                place(calls.range.start)
+            ),
+        });
+    }
+    let mapping = &settings.fields.function_calls;
+    let receiver = text.get(calls.receiver.clone()).unwrap_or_default();
+    if receiver == "step" {
+        return Err(format!(
+            "{}: the response is named `step`, the name the steps would be read with",
+            place(calls.range.start)
+        ));
+    }
+    let step = &mapping.step;
+    let steps = match dialect {
+        Dialect::Python => {
+            let q = doc.facts().string_quote(text, calls.range.start);
+            format!("[step for step in {receiver}.steps or [] if step.type == {q}{step}{q}]")
+        }
+        _ => format!("({receiver}.steps ?? []).filter((step) => step.type === \"{step}\")"),
+    };
+    let mut edits = vec![Edit::replace(calls.range.clone(), steps)];
+    for (member, range) in &calls.members {
+        match mapping.names.get(&snake_case(member)) {
+            Some(renamed) if renamed == member => {}
+            Some(renamed) => edits.push(Edit::replace(range.clone(), renamed.clone())),
+            None => {
+                return Err(format!(
+                    "{}: a function call's `{member}` has no counterpart on a `{step}` step",
+                    place(range.start)
+                ));
+            }
+        }
+    }
+    Ok(edits)
 }
 
 /// A loop over a stream: each chunk is an event, and only a text delta carries text.

@@ -12,6 +12,7 @@ mod calls;
 mod chat;
 mod classify;
 mod flow;
+mod function_calls;
 mod imports;
 mod legacy;
 #[cfg(test)]

@@ -365,6 +365,9 @@ impl Analyzer<'_> {
             {
                 return parts;
             }
+            if read.kind == ReadKind::FunctionCalls && self.range(member) == read.range {
+                return self.function_calls_use(member, &read, scope);
+            }
             // The counts as a whole: their names differ on an interaction, so only shown.
             if read.kind == (ReadKind::Usage { member: None })
                 && let Some(parent) = self.parent(member)
@@ -473,7 +476,7 @@ impl Analyzer<'_> {
     /// The reads of `name`, the variable of the loop `node`, in its body, with their scopes; a
     /// read of it after the loop, or in the body where another binding of the name holds it (a
     /// nested loop's, an assignment's), goes into `other`.
-    fn loop_variable_reads(
+    pub(super) fn loop_variable_reads(
         &self,
         node: NodeId,
         f: &crate::lang::ir::For,
@@ -704,7 +707,7 @@ impl Analyzer<'_> {
 
     /// Whether `parent` only shows the value `node`: an argument of `print(...)` and kin, an
     /// interpolation, or a statement of its own.
-    fn shown(&self, parent: NodeId, node: NodeId) -> bool {
+    pub(super) fn shown(&self, parent: NodeId, node: NodeId) -> bool {
         match self.kind(parent) {
             Kind::Call(c) => c.args.iter().any(|a| a.value == node) && SHOWN.contains(&self.src(c.callee)),
             Kind::Template(_) | Kind::Expr(_) => true,
@@ -712,7 +715,7 @@ impl Analyzer<'_> {
         }
     }
 
-    fn escape(&self, node: NodeId, how: String) -> ResultUse {
+    pub(super) fn escape(&self, node: NodeId, how: String) -> ResultUse {
         ResultUse::Escape {
             range: self.range(node),
             how,
@@ -720,7 +723,7 @@ impl Analyzer<'_> {
     }
 
     /// The code of `node` for a message: its first line, shortened.
-    fn quote(&self, node: NodeId) -> String {
+    pub(super) fn quote(&self, node: NodeId) -> String {
         shorten(self.src(node).lines().next().unwrap_or_default().trim())
     }
 }

@@ -8,6 +8,7 @@ use super::{Analyzer, Class, MAX_DEPTH, parse_int, removal, siblings};
 use crate::api::{
     CallKind, Entry, MapValue, NameValue, SharedConfig, Value, ValueKind, Wrapper, WrapperKind,
 };
+use crate::lang::bindings::Binding;
 use crate::lang::ir::{ArgKind, Key, Kind, NodeId};
 
 impl Analyzer<'_> {
@@ -61,12 +62,22 @@ impl Analyzer<'_> {
             statement: None,
             single_use: false,
             shared: None,
+            grown: false,
         };
         if let Resolution::Bound(binding, count) = self.scopes.names.resolve(&name, scope, self.start(node))
             && binding.scope == scope
             && let BindingKind::Assign { value, statement } = binding.kind
         {
             out.value = Some(self.value(value, scope, depth + 1));
+            // A list changed after it is bound (`parts.append(part)`) holds what interlint does
+            // not read: its items are not all known.
+            out.grown = matches!(
+                out.value,
+                Some(Value {
+                    kind: ValueKind::List(_),
+                    ..
+                })
+            ) && self.list_changed(&name, &binding, node);
             out.statement = statement.map(|s| self.range(s));
             out.single_use = count == 1
                 && statement.is_some()
@@ -80,6 +91,34 @@ impl Analyzer<'_> {
             out.shared = self.shared_config(&name, node, scope).map(Box::new);
         }
         out
+    }
+
+    /// Whether a read of `name` that sees `binding` (other than `node`) changes the list it holds
+    /// in place: a call of a list method that adds or replaces items, or an item assigned.
+    fn list_changed(&self, name: &str, binding: &Binding<BindingKind>, node: NodeId) -> bool {
+        const CHANGES: &[&str] = &[
+            "append",
+            "extend",
+            "insert",
+            "push",
+            "unshift",
+            "splice",
+            "__setitem__",
+        ];
+        let (reads, opaque) = self.reads_of_binding(name, binding, node);
+        !opaque.is_empty()
+            || reads.iter().any(|&(load, _)| {
+                let Some(parent) = self.parent(load) else {
+                    return false;
+                };
+                match self.kind(parent) {
+                    Kind::Member(m) if m.object == load && CHANGES.contains(&&*m.name.name) => true,
+                    Kind::Index { object, .. } if *object == load => self.parent(parent).is_some_and(
+                        |p| matches!(self.kind(p), Kind::Assign(a) if a.targets.contains(&parent)),
+                    ),
+                    _ => false,
+                }
+            })
     }
 
     /// `load` is the value of a `config=` keyword argument.
