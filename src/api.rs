@@ -1002,8 +1002,27 @@ pub struct LegacyUnit {
     /// result.stream)`): each chunk's text read, after the chunk (`.text()`), becomes the text
     /// delta's, and the loop's body starts by skipping other events.
     pub stream_loops: Vec<LegacyStreamLoop>,
+    /// The legacy chats (`chat = model.start_chat()`) whose turns are among the requests.
+    pub chats: Vec<LegacyChat>,
     /// Why the unit cannot be migrated automatically.
     pub blocked: Option<String>,
+}
+
+/// A legacy chat whose turns (`chat.send_message(x)`) are requests of its unit, each naming the
+/// previous turn's interaction.
+#[derive(Clone, Debug, Default)]
+pub struct LegacyChat {
+    /// The statement making the chat (`chat = model.start_chat()`).
+    pub statement: Range<usize>,
+    /// Every turn runs once, in order, after the chat in its statement list: each names the
+    /// previous turn's result, and the chat's statement goes. Otherwise the statement becomes a
+    /// name holding the previous interaction's id, which each turn passes and updates after.
+    pub straight: bool,
+    /// That name (`chat_id`).
+    pub id_name: String,
+    /// Each turn's statement and the name its result is bound to, for the id's update after it
+    /// (when not straight).
+    pub updates: Vec<(Range<usize>, String)>,
 }
 
 /// A loop over a legacy stream's chunks (see [`LegacyUnit::stream_loops`]).
@@ -1119,6 +1138,9 @@ pub struct LegacyRequest {
     pub model_id: Option<String>,
     /// Called with `stream=True`: the interactions call streams too.
     pub stream: bool,
+    /// A chat's turn: the previous interaction's id as the call passes it (`response.id`,
+    /// `chat_id`), when there is one.
+    pub previous: Option<String>,
 }
 
 /// A legacy model's id as the new call writes it: a `models/` prefix dropped (a literal is

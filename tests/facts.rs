@@ -571,6 +571,18 @@ impl Render<'_> {
         for call in &unit.calls {
             let _ = writeln!(out, "  call {}", self.t(call));
         }
+        for chat in &unit.chats {
+            let _ = writeln!(
+                out,
+                "  chat {} straight={} id={}",
+                self.t(&chat.statement),
+                chat.straight,
+                chat.id_name
+            );
+            for (statement, result) in &chat.updates {
+                let _ = writeln!(out, "    update after {} from {result}", self.t(statement));
+            }
+        }
         for (range, replacement) in legacy::replacements(unit, self.text, self.dialect()) {
             let _ = writeln!(out, "  replace {} -> {replacement:?}", self.t(&range));
         }
@@ -597,6 +609,9 @@ impl Render<'_> {
         }
         if request.stream {
             out.push_str(" stream");
+        }
+        if let Some(previous) = &request.previous {
+            let _ = write!(out, " previous={previous}");
         }
         out.push('\n');
         let _ = writeln!(
@@ -887,8 +902,16 @@ console.log(result.response.text());
     ts wrapper Class GoogleGenerativeAI callee=`new GoogleGenerativeAI` flow=elsewhere
     ts   module @google/generative-ai
        import google.generativeai stmt=L1 module=`google.generativeai`
-    py legacy import=L1 client=""
-    py   blocked "the model object `model` is also used for `start_chat`"
+    py legacy import=L1 client="client"
+    py   new import "from google import genai"
+    py   client L1:end -> "\nclient = genai.Client()"
+    py   removal L2+
+    py   request `chat.send_message("Hello")` callee=`chat.send_message` method=interactions.create model="gemini-2.0-flash" id=Some("gemini-2.0-flash")
+    py     arguments `"Hello"` in `("Hello")` separated by ", "
+    py     contents "Hello"
+    py     config {}
+    py   call `model.start_chat(history=[])`
+    py   chat `chat = model.start_chat(history=[])` straight=true id=chat_id
     ts legacy import=none client=""
     ts   blocked "the model object `model` (line 3) is used for `startChat`, which has no automatic rewrite"
     "#);

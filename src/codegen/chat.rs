@@ -252,7 +252,7 @@ fn create_call(client: &str, args: &[String], dialect: Dialect, indent: &str, co
 
 /// `chat_id = response.id` on a line of its own after the turn's statement; `None` when the
 /// statement does not stand alone on its lines.
-fn id_update(
+pub(super) fn id_update(
     text: &str,
     statement: &Range<usize>,
     result: &str,

@@ -118,6 +118,27 @@ pub fn rewrite_unit(found: &Found, dialect: Dialect, settings: &Tables) -> Resul
             ),
         ));
     }
+    // A chat's creation goes, or holds the previous interaction's id that its turns update.
+    for chat in &unit.chats {
+        if chat.straight {
+            let removal = super::request::statement_removal(text, chat.statement.clone());
+            if has_comment_in(&removal) {
+                return Err("a comment in the chat's creation would be lost".into());
+            }
+            edits.push(Edit::replace(removal, ""));
+            continue;
+        }
+        edits.push(Edit::replace(
+            chat.statement.clone(),
+            format!("{} = None", chat.id_name),
+        ));
+        for (statement, result) in &chat.updates {
+            edits.push(
+                super::chat::id_update(text, statement, result, &chat.id_name, dialect)
+                    .ok_or("a turn of the chat shares its line with other code")?,
+            );
+        }
+    }
     for request in &unit.requests {
         let newest = request
             .model_id
@@ -132,6 +153,9 @@ pub fn rewrite_unit(found: &Found, dialect: Dialect, settings: &Tables) -> Resul
             dialect.argument("input", contents),
         ];
         arguments.extend(placed.arguments);
+        if let Some(previous) = &request.previous {
+            arguments.push(dialect.argument("previous_interaction_id", previous));
+        }
         if request.stream {
             arguments.push(dialect.argument("stream", dialect.true_value()));
         }
@@ -163,13 +187,13 @@ pub fn rewrite_unit(found: &Found, dialect: Dialect, settings: &Tables) -> Resul
 /// The reads of a request's result, rewritten with it (Python; a JavaScript unit follows its
 /// results itself, into `answers` and `responses`), or why the unit cannot be migrated.
 fn result_edits(found: &Found, request: &LegacyRequest, settings: &Tables) -> Result<Vec<Edit>, String> {
-    let Some(call) = found
-        .doc
-        .facts()
-        .calls
-        .iter()
-        .find(|c| c.range == request.call && matches!(c.kind, crate::api::CallKind::LegacyCreate { .. }))
-    else {
+    let Some(call) = found.doc.facts().calls.iter().find(|c| {
+        c.range == request.call
+            && matches!(
+                c.kind,
+                crate::api::CallKind::LegacyCreate { .. } | crate::api::CallKind::SendMessage
+            )
+    }) else {
         return Ok(Vec::new());
     };
     let place = |offset| match found.module {

@@ -74,6 +74,10 @@ impl Rule for ChatHistory {
                         )),
                         Err(reason) => diagnostic.with_blocked(&suggestion, reason),
                     },
+                    // A legacy chat is migrated with its legacy unit, when it is one's.
+                    CallKind::StartChat if crate::codegen::legacy::unit_of(call, doc).is_some() => {
+                        super::legacy::with_unit_fix(diagnostic, call, doc, cx.settings, &suggestion)
+                    }
                     _ => diagnostic.with_suggestion(suggestion.clone()),
                 });
                 if let Some(history) = call.arg("history") {

@@ -152,9 +152,6 @@ pub(crate) struct Analyzer<'a> {
     pub scopes: Scopes,
     pub env: &'a Env,
     pub elsewhere: &'a Elsewhere<'a>,
-    /// Python's runs of comment lines, which tree-sitter's rows counted as one line (see
-    /// [`legacy`]'s line numbers); computed when first needed.
-    pub comment_runs: std::cell::OnceCell<Vec<Range<usize>>>,
     /// The module's first test of an error against the old client's classes
     /// (`isinstance(e, errors.APIError)`) and its arguments as written; found when first needed.
     pub old_error_test: std::cell::OnceCell<Option<(Range<usize>, String)>>,
@@ -177,7 +174,6 @@ pub fn extract(
         scopes: Scopes::build(tree, text, dialect),
         env,
         elsewhere,
-        comment_runs: std::cell::OnceCell::new(),
         old_error_test: std::cell::OnceCell::new(),
     };
     let mut facts = Facts {

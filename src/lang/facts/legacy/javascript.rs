@@ -560,6 +560,7 @@ impl Analyzer<'_> {
                 },
                 model_id,
                 stream: matches!(self.kind(function), Kind::Member(m) if &*m.name.name == w.create_stream),
+                previous: None,
             },
             inlined,
         ))

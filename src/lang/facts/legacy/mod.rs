@@ -81,6 +81,8 @@ struct Model {
     requests: Vec<NodeId>,
     /// Its token counts.
     counts: Vec<NodeId>,
+    /// Its chats' starts (`model.start_chat()`, Python).
+    chats: Vec<NodeId>,
     /// The client variable it is made through (JavaScript).
     client: String,
     /// Its `generateContentStream(...)` calls, which block the unit (JavaScript).
@@ -96,6 +98,7 @@ impl Model {
             statement: None,
             requests: Vec::new(),
             counts: Vec::new(),
+            chats: Vec::new(),
             client: String::new(),
             streams: Vec::new(),
             scope,
@@ -179,47 +182,12 @@ impl Analyzer<'_> {
             && self.imported_name(kind) == Some(javascript::LEGACY_CLASS)
     }
 
-    /// The line (1-based) a node starts on, as the findings have always counted it: in Python,
-    /// a run of comment lines counts as one line (tree-sitter parsed the text with the line
-    /// ends inside such runs masked, see `python::comment_runs`).
+    /// The line (1-based) a node starts on, for a message.
     fn line(&self, node: NodeId) -> usize {
-        let start = self.start(node);
-        let newlines = |range: Range<usize>| self.text.get(range).map_or(0, |t| t.matches('\n').count());
-        let mut line = newlines(0..start) + 1;
-        if self.py() {
-            for run in self.comment_runs().iter().take_while(|r| r.start < start) {
-                line -= newlines(run.start..run.end.min(start));
-            }
-        }
-        line
-    }
-
-    /// The runs of comment lines tree-sitter lexed as one comment each: those whose every line
-    /// is a comment (not the lines of a string that start with `#`).
-    fn comment_runs(&self) -> &[Range<usize>] {
-        self.comment_runs.get_or_init(|| {
-            let starts: Vec<usize> = self.tree.comments.iter().map(|c| c.start as usize).collect();
-            crate::lang::python::comment_runs::comment_runs(self.text)
-                .into_iter()
-                .filter(|run| {
-                    let mut at = run.start;
-                    self.text
-                        .get(run.clone())
-                        .unwrap_or_default()
-                        .split('\n')
-                        .all(|line| {
-                            let start = at;
-                            at += line.len() + 1;
-                            match line.find('#') {
-                                Some(hash) if line[..hash].trim().is_empty() => {
-                                    starts.binary_search(&(start + hash)).is_ok()
-                                }
-                                _ => line.trim().is_empty(),
-                            }
-                        })
-                })
-                .collect()
-        })
+        self.text
+            .get(..self.start(node))
+            .map_or(0, |t| t.matches('\n').count())
+            + 1
     }
 
     fn has_comment(&self, range: Range<usize>) -> bool {
@@ -398,6 +366,7 @@ impl Analyzer<'_> {
                     model.requests.push(request)
                 }
                 (Some(m), Some(count)) if m == w.count => model.counts.push(count),
+                (Some("start_chat"), Some(chat)) if self.py() => model.chats.push(chat),
                 (Some(member), _) if self.py() => {
                     problem.get_or_insert(format!("the model object `{name}` is also used for `{member}`"));
                 }

@@ -6,8 +6,8 @@ use std::ops::Range;
 
 use super::{Model, Outcome};
 use crate::api::{
-    ClientSite, FilesFunction, LegacyCount, LegacyFilesCall, LegacyImport, LegacyRequest, LegacyUnit,
-    MapValue, line_removal,
+    ClientSite, FilesFunction, LegacyChat, LegacyCount, LegacyFilesCall, LegacyImport, LegacyRequest,
+    LegacyUnit, MapValue, line_removal,
 };
 use crate::lang::bindings::Binding;
 use crate::lang::facts::Analyzer;
@@ -95,6 +95,7 @@ impl Analyzer<'_> {
                 problem.get_or_insert(why);
             }
             unit.calls.extend(model.requests.iter().map(|&r| self.range(r)));
+            unit.calls.extend(model.chats.iter().map(|&c| self.range(c)));
             found.push(model);
         }
         let models = found;
@@ -149,6 +150,9 @@ impl Analyzer<'_> {
                 let (request, inlined) = self.python_request(model.call, request, &mut consumed)?;
                 unit.requests.push(request);
                 unit.removals.extend(inlined);
+            }
+            for &chat in &model.chats {
+                self.python_chat(model, chat, &mut consumed, unit)?;
             }
         }
         for (member, call) in files {
@@ -393,6 +397,124 @@ impl Analyzer<'_> {
         })
     }
 
+    /// A legacy chat (`chat = model.start_chat()`) made with `model`: each of its turns a request
+    /// with the model's settings, naming the previous turn's interaction, as a current chat's
+    /// turns are (see [`crate::codegen::chat`]).
+    fn python_chat(
+        &self,
+        model: &Model,
+        chat: NodeId,
+        consumed: &mut HashSet<usize>,
+        unit: &mut LegacyUnit,
+    ) -> Outcome<()> {
+        let at = |node: NodeId| format!("line {}", self.line(node));
+        let start_args = self
+            .plain_args(chat)
+            .ok_or("the chat's arguments are not a plain list")?;
+        for arg in start_args {
+            match &arg.kind {
+                ArgKind::Keyword(k)
+                    if &*k.name == "history"
+                        && matches!(self.kind(arg.value), Kind::List(l) if l.items.is_empty()) => {}
+                ArgKind::Keyword(k) if &*k.name == "history" => {
+                    return Err(format!(
+                        "{}: the chat starts from a history the client keeps; an interaction continues one the \
+                         service keeps",
+                        at(chat)
+                    ));
+                }
+                ArgKind::Keyword(k) if &*k.name == "enable_automatic_function_calling" => {
+                    return Err(format!(
+                        "{}: the chat calls the model's functions by itself (automatic function calling); the \
+                         interactions endpoint returns a function-call step instead",
+                        at(chat)
+                    ));
+                }
+                _ => {
+                    return Err(format!(
+                        "{}: the chat is started with `{}`, which has no place in an interactions request",
+                        at(chat),
+                        self.arg_src(arg)
+                    ));
+                }
+            }
+        }
+        let scope = self.call_scope(chat);
+        let chat_unit = self.chat_unit(chat, scope);
+        if let Some((range, how)) = chat_unit.blocked.first() {
+            let line = self
+                .text
+                .get(..range.start)
+                .map_or(0, |t| t.matches('\n').count())
+                + 1;
+            return Err(format!("line {line}: {how}"));
+        }
+        if chat_unit.turns.is_empty() {
+            return Err(format!(
+                "{}: `{}` sends no turn in this module",
+                at(chat),
+                chat_unit.name
+            ));
+        }
+        let straight = chat_unit.straight && chat_unit.turns.iter().skip(1).all(|t| t.sees_previous);
+        let id_name = format!("{}_id", chat_unit.name);
+        if !straight && self.name_taken(&id_name, scope) {
+            return Err(format!(
+                "`{id_name}`, the name that would keep the previous interaction's id, is taken"
+            ));
+        }
+        let nodes = self.tree.descendants(self.tree.root());
+        let mut updates = Vec::new();
+        for (i, turn) in chat_unit.turns.iter().enumerate() {
+            let node = nodes
+                .iter()
+                .copied()
+                .find(|&n| self.range(n) == turn.call && matches!(self.kind(n), Kind::Call(_)))
+                .ok_or("a turn of the chat is not a call interlint reads")?;
+            let line = at(node);
+            let last = i + 1 == chat_unit.turns.len();
+            // The next turn names this one's interaction: it must be kept, and not be a stream.
+            if !straight || !last {
+                if turn.stream {
+                    return Err(format!(
+                        "{line}: a streamed turn's interaction id comes in its events, which interlint does not read"
+                    ));
+                }
+                if turn.result.is_none() {
+                    return Err(format!(
+                        "{line}: the turn's result is not kept in a name, and the next turn needs its id"
+                    ));
+                }
+            }
+            let (mut request, inlined) = self.python_request(model.call, node, consumed)?;
+            request.previous = if straight {
+                i.checked_sub(1)
+                    .and_then(|p| chat_unit.turns[p].result.as_ref())
+                    .map(|previous| format!("{previous}.id"))
+            } else {
+                Some(id_name.clone())
+            };
+            if !straight {
+                let (Some(statement), Some(result)) = (&turn.statement, &turn.result) else {
+                    return Err(format!("{line}: the turn is not a statement of its own"));
+                };
+                updates.push((statement.clone(), result.clone()));
+            }
+            unit.requests.push(request);
+            unit.removals.extend(inlined);
+        }
+        if self.has_comment(chat_unit.statement.clone()) {
+            return Err("a comment in the chat's creation would be lost".into());
+        }
+        unit.chats.push(LegacyChat {
+            statement: chat_unit.statement,
+            straight,
+            id_name,
+            updates,
+        });
+        Ok(())
+    }
+
     /// A legacy request with the model's settings merged, and the bindings its config inlines.
     fn python_request(
         &self,
@@ -457,7 +579,8 @@ impl Analyzer<'_> {
                         .keyword_entry_of(request, i, request_scope)
                         .ok_or("an argument of the request is not a plain keyword")?;
                     match entry.key.as_str() {
-                        "contents" if contents.is_none() => contents = Some(entry.value),
+                        // A chat's turn sends its `content`.
+                        "contents" | "content" if contents.is_none() => contents = Some(entry.value),
                         // The call's generation config is merged into the model's, key by key.
                         "generation_config" => settings.push(entry),
                         key if w.settings.contains(&key) => {
@@ -519,6 +642,7 @@ impl Analyzer<'_> {
                 },
                 model_id,
                 stream,
+                previous: None,
             },
             inlined,
         ))
