@@ -1122,10 +1122,14 @@ pub fn input_value_inlining(
                     ValueKind::Name(name) => {
                         matches!(name.value.as_ref().map(|v| &v.kind), Some(ValueKind::Str(_)))
                     }
-                    // An f-string or a template literal.
+                    // An f-string or a template literal, or string literals joined (`"a" + "b"`,
+                    // Python's `"a" "b"`).
                     ValueKind::Other => {
-                        (written.starts_with("f\"") || written.starts_with("f'") || written.starts_with('`'))
-                            && !typed(written)
+                        ((written.starts_with("f\"")
+                            || written.starts_with("f'")
+                            || written.starts_with('`'))
+                            && !typed(written))
+                            || joined_strings(written, dialect)
                     }
                     _ => false,
                 };
@@ -1402,6 +1406,76 @@ pub fn import_edits(code: &str, doc: &Document, at: usize) -> Result<Vec<Edit>, 
 
 /// The literal mime type a part names (`mime_type="text/plain"`, `mimeType: "text/plain"`) when
 /// no interactions content declares it.
+/// Whether `written` is nothing but string literals joined by `+` (and, in Python, by being
+/// adjacent), within parentheses at most: a text. An f-string or a template literal counts as a
+/// literal; a prefix other than `f`/`r`/`u` (bytes) does not.
+fn joined_strings(written: &str, dialect: Dialect) -> bool {
+    let mut rest = written.trim();
+    while let Some(inner) = rest.strip_prefix('(').and_then(|r| r.strip_suffix(')')) {
+        rest = inner.trim();
+    }
+    let py = dialect == Dialect::Python;
+    let mut literals = 0;
+    loop {
+        rest = rest.trim_start();
+        if rest.is_empty() {
+            return literals > 1;
+        }
+        if literals > 0 {
+            match rest.strip_prefix('+') {
+                Some(after) => rest = after.trim_start(),
+                None if py => {}
+                None => return false,
+            }
+        }
+        // A Python prefix (`f`, `r`, `u`, `rf`, ...), then the literal.
+        let prefix = match py {
+            true => rest
+                .find(['"', '\''])
+                .filter(|&i| {
+                    i <= 2
+                        && rest[..i]
+                            .chars()
+                            .all(|c| matches!(c, 'f' | 'F' | 'r' | 'R' | 'u' | 'U'))
+                })
+                .unwrap_or(0),
+            false => 0,
+        };
+        let body = &rest[prefix..];
+        let Some(quote) = body
+            .chars()
+            .next()
+            .filter(|c| matches!(c, '"' | '\'') || !py && *c == '`')
+        else {
+            return false;
+        };
+        let triple: String = std::iter::repeat_n(quote, 3).collect();
+        let (open, close) = match py && body.starts_with(&triple) {
+            true => (3, triple.as_str()),
+            false => (1, &body[..1]),
+        };
+        let mut end = None;
+        let mut escaped = false;
+        for (i, c) in body[open..].char_indices() {
+            if escaped {
+                escaped = false;
+            } else if c == '\\' {
+                escaped = true;
+            } else if body[open + i..].starts_with(close) {
+                end = Some(open + i + close.len());
+                break;
+            } else if c == '\n' && open == 1 && quote != '`' {
+                return false;
+            }
+        }
+        let Some(end) = end else {
+            return false;
+        };
+        rest = &body[end..];
+        literals += 1;
+    }
+}
+
 fn undeclared_mime(written: &str) -> Option<String> {
     static MIME: std::sync::LazyLock<Option<regex::Regex>> = std::sync::LazyLock::new(|| {
         regex::Regex::new(r#"(?:mime_type|mimeType)["']?\s*[=:]\s*["']([\w.+-]+/[\w.+-]+)["']"#).ok()
@@ -1597,4 +1671,27 @@ fn uploaded_content(item: &Value, written: &str, text: &str, dialect: Dialect) -
             }),
         ),
     ]))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Dialect, joined_strings};
+
+    #[test]
+    fn joined_string_literals_are_text() {
+        let py = Dialect::Python;
+        let js = Dialect::JavaScript;
+        assert!(joined_strings(r#""a" + "b""#, js));
+        assert!(joined_strings("\"What is \" +\n  `the ${x} sum` + 'of'", js));
+        assert!(joined_strings(r#"("\n" "For each chair")"#, py));
+        assert!(joined_strings(r#"f"a {x}" + 'b\'c'"#, py));
+        assert!(joined_strings("\"\"\"a\nb\"\"\" \"c\"", py));
+        // Not a text: one literal (a string already), a name, bytes, a call, adjacency in JS.
+        assert!(!joined_strings(r#""a""#, py));
+        assert!(!joined_strings(r#""a" + b"#, py));
+        assert!(!joined_strings(r#"b"a" b"c""#, py));
+        assert!(!joined_strings(r#""a" + str(b)"#, py));
+        assert!(!joined_strings(r#""a" "b""#, js));
+        assert!(!joined_strings(r#""a" + "b" * 2"#, js));
+    }
 }
