@@ -137,6 +137,28 @@ fn read_edit(
     }
 }
 
+/// Why the first of `other`, the uses of a loop's variable or of a value taken from a result that
+/// no rewrite follows, blocks the unit: an escape says how; a member (of a chunk) has no
+/// counterpart on `counterpart`; anything else is `what` used otherwise, at `at`.
+fn first_other(
+    other: &[ResultUse],
+    text: &str,
+    place: &dyn Fn(usize) -> String,
+    counterpart: &str,
+    what: &str,
+    at: usize,
+) -> Option<String> {
+    Some(match other.first()? {
+        ResultUse::Member { range, .. } => format!(
+            "{}: `{}` has no counterpart on {counterpart}",
+            place(range.start),
+            shorten(text.get(range.clone()).unwrap_or_default())
+        ),
+        ResultUse::Escape { range, how } => format!("{}: {how}", place(range.start)),
+        _ => format!("{}: {what} used in a way interlint does not rewrite", place(at)),
+    })
+}
+
 /// A response's function calls as the interaction's `function_call` steps (the steps of the type
 /// the function-call table names), and each member read of a call as the step's.
 fn function_calls_edits(
@@ -147,14 +169,15 @@ fn function_calls_edits(
     place: &dyn Fn(usize) -> String,
 ) -> Result<Vec<Edit>, String> {
     let text = &doc.text;
-    if let Some(other) = calls.other.first() {
-        return Err(match other {
-            ResultUse::Escape { range, how } => format!("{}: {how}", place(range.start)),
-            _ => format!(
-                "{}: the function calls are used in a way interlint does not rewrite",
-                place(calls.range.start)
-            ),
-        });
+    if let Some(why) = first_other(
+        &calls.other,
+        text,
+        place,
+        "a `function_call` step",
+        "the function calls are",
+        calls.range.start,
+    ) {
+        return Err(why);
     }
     let mapping = &settings.fields.function_calls;
     let receiver = text.get(calls.receiver.clone()).unwrap_or_default();
@@ -196,19 +219,15 @@ fn loop_edits(
     place: &dyn Fn(usize) -> String,
 ) -> Result<Vec<Edit>, String> {
     let text = &doc.text;
-    if let Some(other) = stream.other.first() {
-        return Err(match other {
-            ResultUse::Member { range, .. } => format!(
-                "{}: `{}` has no counterpart on a stream event",
-                place(range.start),
-                shorten(text.get(range.clone()).unwrap_or_default())
-            ),
-            ResultUse::Escape { range, how } => format!("{}: {how}", place(range.start)),
-            _ => format!(
-                "{}: the chunk is used in a way interlint does not rewrite",
-                place(stream.range.start)
-            ),
-        });
+    if let Some(why) = first_other(
+        &stream.other,
+        text,
+        place,
+        "a stream event",
+        "the chunk is",
+        stream.range.start,
+    ) {
+        return Err(why);
     }
     let chunk = &stream.chunk;
     let mut edits = Vec::new();
@@ -253,14 +272,15 @@ fn parts_edits(
 ) -> Result<Vec<Edit>, String> {
     let text = &doc.text;
     let written = |range: &Range<usize>| shorten(text.get(range.clone()).unwrap_or_default());
-    if let Some(other) = parts.other.first() {
-        return Err(match other {
-            ResultUse::Escape { range, how } => format!("{}: {how}", place(range.start)),
-            _ => format!(
-                "{}: the part is used in a way interlint does not rewrite",
-                place(parts.iter.start)
-            ),
-        });
+    if let Some(why) = first_other(
+        &parts.other,
+        text,
+        place,
+        "an interaction's output content",
+        "the part is",
+        parts.iter.start,
+    ) {
+        return Err(why);
     }
     let part = &parts.part;
     let receiver = text.get(parts.receiver.clone()).unwrap_or_default();

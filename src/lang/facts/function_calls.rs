@@ -6,7 +6,6 @@
 //! with a call (passed on, stored, unpacked) is a use the rewrite does not follow.
 
 use super::Analyzer;
-use super::scope::BindingKind;
 use crate::api::{FunctionCallsRead, Read, ResultUse};
 use crate::lang::ir::{Kind, NodeId};
 
@@ -74,13 +73,7 @@ impl Analyzer<'_> {
             _ if self.shown(parent, climbed) => {}
             // `len(R.function_calls)`.
             Kind::Call(c) if self.py() && self.src(c.callee) == "len" && c.args.len() == 1 => {}
-            _ => {
-                let what = self.quote(climbed);
-                let around = self.quote(parent);
-                calls
-                    .other
-                    .push(self.escape(parent, format!("`{what}` is used in `{around}`")));
-            }
+            _ => calls.other.push(self.used_in(climbed, parent)),
         }
         ResultUse::FunctionCalls(calls)
     }
@@ -106,50 +99,19 @@ impl Analyzer<'_> {
                         .push(self.escape(parent, "the function call is unpacked".into()));
                     return;
                 };
-                let Some(name) = self.tree.name(*target) else {
+                if self.tree.name(*target).is_none() {
                     let target = self.quote(*target);
                     calls
                         .other
                         .push(self.escape(parent, format!("the function call is stored in `{target}`")));
                     return;
-                };
-                let Some(binding) = self
-                    .scopes
-                    .names
-                    .all_bindings(name, scope)
-                    .iter()
-                    .find(|b| matches!(b.kind, BindingKind::Assign { value, .. } if value == climbed))
-                else {
-                    calls.other.push(self.escape(
-                        *target,
-                        format!("`{name}` is bound in a way interlint does not follow"),
-                    ));
-                    return;
-                };
-                if binding.scope == 0 && self.elsewhere.contains(name) {
-                    calls
-                        .other
-                        .push(self.escape(*target, format!("other cells of the notebook read `{name}`")));
                 }
-                let (reads, opaque) = self.reads_of_binding(name, binding, *target);
-                for load in opaque {
-                    calls.other.push(self.escape(
-                        load,
-                        format!("`{name}` is read where another binding may hold it"),
-                    ));
-                }
-                for (load, load_scope) in reads {
+                for (load, load_scope) in self.follow_binding(*target, climbed, scope, &mut calls.other) {
                     self.call_use(load, load_scope, false, calls);
                 }
             }
             _ if self.shown(parent, climbed) => {}
-            _ => {
-                let what = self.quote(climbed);
-                let around = self.quote(parent);
-                calls
-                    .other
-                    .push(self.escape(parent, format!("`{what}` is used in `{around}`")));
-            }
+            _ => calls.other.push(self.used_in(climbed, parent)),
         }
     }
 }

@@ -178,10 +178,7 @@ impl Analyzer<'_> {
             Kind::Function(f) if f.expression && f.body.contains(&node) => {
                 self.returned(node, &what, follow, uses)
             }
-            _ => {
-                let around = self.quote(parent);
-                uses.push(self.escape(parent, format!("`{what}` is used in `{around}`")));
-            }
+            _ => uses.push(self.used_in(node, parent)),
         }
     }
 
@@ -289,8 +286,23 @@ impl Analyzer<'_> {
         follow: Follow,
         uses: &mut Vec<ResultUse>,
     ) {
+        for (load, load_scope) in self.follow_binding(target, value, scope, uses) {
+            self.use_of(self.climb(load), load_scope, follow, false, uses);
+        }
+    }
+
+    /// The reads (with their scopes) of the name `target` that see its binding to `value` by an
+    /// assignment in `scope`; what keeps a read from being followed (the name bound otherwise,
+    /// read by other cells, or where another binding may hold it) goes into `blocked`.
+    pub(super) fn follow_binding(
+        &self,
+        target: NodeId,
+        value: NodeId,
+        scope: usize,
+        blocked: &mut Vec<ResultUse>,
+    ) -> Vec<(NodeId, usize)> {
         let Some(name) = self.tree.name(target) else {
-            return;
+            return Vec::new();
         };
         let Some(binding) = self
             .scopes
@@ -299,25 +311,30 @@ impl Analyzer<'_> {
             .iter()
             .find(|b| matches!(b.kind, BindingKind::Assign { value: v, .. } if v == value))
         else {
-            uses.push(self.escape(
+            blocked.push(self.escape(
                 target,
                 format!("`{name}` is bound in a way interlint does not follow"),
             ));
-            return;
+            return Vec::new();
         };
         if binding.scope == 0 && self.elsewhere.contains(name) {
-            uses.push(self.escape(target, format!("other cells of the notebook read `{name}`")));
+            blocked.push(self.escape(target, format!("other cells of the notebook read `{name}`")));
         }
         let (reads, opaque) = self.reads_of_binding(name, binding, target);
         for load in opaque {
-            uses.push(self.escape(
+            blocked.push(self.escape(
                 load,
                 format!("`{name}` is read where another binding may hold it"),
             ));
         }
-        for (load, load_scope) in reads {
-            self.use_of(self.climb(load), load_scope, follow, false, uses);
-        }
+        reads
+    }
+
+    /// `node` used in `parent` in a way no rewrite follows.
+    pub(super) fn used_in(&self, node: NodeId, parent: NodeId) -> ResultUse {
+        let what = self.quote(node);
+        let around = self.quote(parent);
+        self.escape(parent, format!("`{what}` is used in `{around}`"))
     }
 
     /// The reads of `name` that see `binding` (its assignment targets and `target` left out),
