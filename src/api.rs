@@ -693,6 +693,27 @@ pub struct ChatUnit {
     pub shares: Vec<Range<usize>>,
 }
 
+impl ChatUnit {
+    /// Each turn can name the previous turn's result: the turns run once each, in order, and
+    /// each sees the name the previous one's result is bound to.
+    pub fn in_order(&self) -> bool {
+        self.straight && self.turns.iter().skip(1).all(|t| t.sees_previous)
+    }
+}
+
+impl Turn {
+    /// Why the next turn cannot name this turn's interaction, if it cannot.
+    pub fn id_unavailable(&self) -> Option<&'static str> {
+        if self.stream {
+            Some("a streamed turn's interaction id comes in its events, which interlint does not read")
+        } else if self.result.is_none() {
+            Some("the turn's result is not kept in a name, and the next turn needs its id")
+        } else {
+            None
+        }
+    }
+}
+
 /// One turn of a chat: `chat.send_message(...)` (`sendMessage`, and the streaming kin).
 #[derive(Clone, Debug)]
 pub struct Turn {

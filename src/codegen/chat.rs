@@ -107,7 +107,7 @@ fn chat_edits_in(
     if unit.turns.is_empty() {
         return Err(format!("`{}` sends no turn in this module", unit.name));
     }
-    let straight = unit.straight && unit.turns.iter().skip(1).all(|t| t.sees_previous);
+    let straight = unit.in_order();
     let id_name = match dialect {
         Dialect::Python => format!("{}_id", unit.name),
         _ => format!("{}Id", unit.name),
@@ -127,17 +127,10 @@ fn chat_edits_in(
             .ok_or_else(|| format!("{at}: the turn is not a call interlint reads"))?;
         let last = i + 1 == unit.turns.len();
         // The next turn names this one's interaction: it must be kept, and not be a stream.
-        if !straight || !last {
-            if turn.stream {
-                return Err(format!(
-                    "{at}: a streamed turn's interaction id comes in its events, which interlint does not read"
-                ));
-            }
-            if turn.result.is_none() {
-                return Err(format!(
-                    "{at}: the turn's result is not kept in a name, and the next turn needs its id"
-                ));
-            }
+        if (!straight || !last)
+            && let Some(why) = turn.id_unavailable()
+        {
+            return Err(format!("{at}: {why}"));
         }
         let message = message(call, dialect).map_err(|why| format!("{at}: {why}"))?;
         let input = match input_value(message, text, dialect) {

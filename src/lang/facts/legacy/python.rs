@@ -456,7 +456,7 @@ impl Analyzer<'_> {
                 chat_unit.name
             ));
         }
-        let straight = chat_unit.straight && chat_unit.turns.iter().skip(1).all(|t| t.sees_previous);
+        let straight = chat_unit.in_order();
         let id_name = format!("{}_id", chat_unit.name);
         if !straight && self.name_taken(&id_name, scope) {
             return Err(format!(
@@ -474,17 +474,10 @@ impl Analyzer<'_> {
             let line = at(node);
             let last = i + 1 == chat_unit.turns.len();
             // The next turn names this one's interaction: it must be kept, and not be a stream.
-            if !straight || !last {
-                if turn.stream {
-                    return Err(format!(
-                        "{line}: a streamed turn's interaction id comes in its events, which interlint does not read"
-                    ));
-                }
-                if turn.result.is_none() {
-                    return Err(format!(
-                        "{line}: the turn's result is not kept in a name, and the next turn needs its id"
-                    ));
-                }
+            if (!straight || !last)
+                && let Some(why) = turn.id_unavailable()
+            {
+                return Err(format!("{line}: {why}"));
             }
             let (mut request, inlined) = self.python_request(model.call, node, consumed)?;
             request.previous = if straight {
