@@ -598,7 +598,7 @@ fn request_field_table_is_configurable() {
 #[test]
 fn curl_migration_end_to_end() {
     const BEFORE: &str = "curl \"https://api.example.com/v1beta/models/model-2.0-flash:generateContent?key=$API_KEY\" \\\n  -H 'Content-Type: application/json' \\\n  -X POST \\\n  -d '{\"contents\": [{\"parts\": [{\"text\": \"Hello\"}]}], \"generationConfig\": {\"temperature\": 0.5}}'\n";
-    const ALL: &str = "curl \"https://api.example.com/v1beta/interactions?key=$API_KEY\" \\\n  -H 'Content-Type: application/json' \\\n  -H 'Api-Revision: 2026-05-20' \\\n  -X POST \\\n  -d '{\"model\": \"model-3.5-flash\", \"input\": [{\"parts\": [{\"text\": \"Hello\"}]}]}'\n";
+    const ALL: &str = "curl \"https://api.example.com/v1beta/interactions?key=$API_KEY\" \\\n  -H 'Content-Type: application/json' \\\n  -H 'Api-Revision: 2026-05-20' \\\n  -X POST \\\n  -d '{\"model\": \"model-3.5-flash\", \"input\": \"Hello\"}'\n";
     assert_migration("sh", BEFORE, BEFORE, ALL);
     let fenced = |code: &str| format!("# Calling the service\n\nWith curl:\n\n```sh\n{code}```\n");
     assert_migration("md", &fenced(BEFORE), &fenced(BEFORE), &fenced(ALL));

@@ -412,7 +412,38 @@ pub fn rewrite_rest_body(
     let mut unplaced = Vec::new();
     for entry in &call.args {
         match snake_case(&entry.key).as_str() {
-            "contents" => edits.push(Edit::replace(entry.key_range.clone(), dialect.key("input"))),
+            // One user turn of one text: the text alone, its wrapping deleted around it (the
+            // text may be spliced in by the shell, `"'"$PROMPT"'"`, and stays as written).
+            "contents" if let Some(inner) = single_text_value(&entry.value) => {
+                edits.push(Edit::replace(entry.key_range.clone(), dialect.key("input")));
+                edits.push(Edit::replace(entry.value.range.start..inner.range.start, ""));
+                edits.push(Edit::replace(inner.range.end..entry.value.range.end, ""));
+            }
+            // The contents in the interactions shape, or the body stays.
+            "contents" => match input_value(&entry.value, text, dialect)? {
+                Some(converted) => {
+                    if doc.facts().has_comment_in(&entry.range) {
+                        return Err("a comment in `contents` would be lost".into());
+                    }
+                    edits.push(Edit::replace(
+                        entry.range.clone(),
+                        dialect.argument("input", &converted),
+                    ))
+                }
+                None => edits.push(Edit::replace(entry.key_range.clone(), dialect.key("input"))),
+            },
+            "tools" => {
+                let converted = tools_value(&entry.value, text, dialect)?;
+                if Some(converted.as_str()) != text.get(entry.value.range.clone()) {
+                    if doc.facts().has_comment_in(&entry.range) {
+                        return Err("a comment in `tools` would be lost".into());
+                    }
+                    edits.push(Edit::replace(
+                        entry.range.clone(),
+                        dialect.argument("tools", &converted),
+                    ));
+                }
+            }
             "generation_config" => {
                 let Some(map) = entry.value.as_map().filter(|m| m.complete) else {
                     return Err(format!("`{}` is not an object interlint can read", entry.key));
@@ -985,6 +1016,41 @@ fn is_turn(map: &MapValue) -> bool {
         || matches!(map.wrapper.as_deref(), Some("UserContent" | "ModelContent"))
 }
 
+/// The text of `[{"parts": [{"text": T}]}]` (the turn's role `"user"` at most): `T`'s value.
+fn single_text_value(value: &Value) -> Option<&Value> {
+    let ValueKind::List(items) = &value.kind else {
+        return None;
+    };
+    let [turn] = items.as_slice() else {
+        return None;
+    };
+    let [part] = turn.as_map().and_then(user_turn_parts)? else {
+        return None;
+    };
+    let map = part.as_map().filter(|m| m.complete)?;
+    match map.entries.as_slice() {
+        [entry] if entry.key == "text" && matches!(entry.value.kind, ValueKind::Str(_)) => Some(&entry.value),
+        _ => None,
+    }
+}
+
+/// The parts of a user's turn written as an object of its parts (and its role, `"user"`): `{"parts":
+/// [...]}`, `{"role": "user", "parts": [...]}`.
+fn user_turn_parts(map: &MapValue) -> Option<&[Value]> {
+    if !map.complete || map.wrapper.is_some() || is_turn(map) && turn_role(map) != Some("user") {
+        return None;
+    }
+    let mut parts = None;
+    for entry in &map.entries {
+        match (snake_case(&entry.key).as_str(), &entry.value.kind) {
+            ("parts", ValueKind::List(items)) => parts = Some(items.as_slice()),
+            ("role", _) => {}
+            _ => return None,
+        }
+    }
+    parts
+}
+
 /// The role of a turn, when it is written (a string) or set by its class.
 fn turn_role(map: &MapValue) -> Option<&str> {
     match map.wrapper.as_deref() {
@@ -1098,10 +1164,30 @@ pub fn input_value_inlining(
             // One turn of one text (`[{"role": "user", "parts": [{"text": t}]}]`): the text.
             if let [only] = items.as_slice()
                 && let Some(map) = only.as_map()
-                && is_turn(map)
+                && (is_turn(map) || user_turn_parts(map).is_some())
                 && let Some(inner) = single_text_part(map, text)
             {
                 return Ok(Some(inner));
+            }
+            // One user turn of several parts (a raw body's `[{"parts": [...]}]`): its parts.
+            if let [only] = items.as_slice()
+                && let Some(parts) = only.as_map().and_then(user_turn_parts)
+            {
+                let mut contents = Vec::with_capacity(parts.len());
+                for part in parts {
+                    let written = text.get(part.range.clone()).unwrap_or_default();
+                    let content = match part.as_map().and_then(|m| single_text_part(m, text)) {
+                        Some(inner) => text_content(&inner, dialect),
+                        None => map_part_content(part, text, dialect).ok_or_else(|| {
+                            format!(
+                                "the turn's part `{}` has no interactions content interlint writes",
+                                crate::diagnostic::one_line(written)
+                            )
+                        })?,
+                    };
+                    contents.push(content);
+                }
+                return Ok(Some(format!("[{}]", contents.join(", "))));
             }
             let turns = items
                 .iter()
@@ -1509,7 +1595,8 @@ fn map_part_content(item: &Value, text: &str, dialect: Dialect) -> Option<String
     };
     let (value_key, target) = match snake_case(&entry.key).as_str() {
         "file_data" => ("file_uri", "uri"),
-        "inline_data" if dialect == Dialect::JavaScript => ("data", "data"),
+        // Base64 text in JavaScript and in a JSON body; Python's holds bytes.
+        "inline_data" if dialect != Dialect::Python => ("data", "data"),
         _ => return None,
     };
     let inner = entry.value.as_map().filter(|m| m.complete)?;
