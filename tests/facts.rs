@@ -907,13 +907,19 @@ console.log(result.response.text());
     py   client L1:end -> "\nclient = genai.Client()"
     py   removal L2+
     py   request `chat.send_message("Hello")` callee=`chat.send_message` method=interactions.create model="gemini-2.0-flash" id=Some("gemini-2.0-flash")
-    py     arguments `"Hello"` in `("Hello")` separated by ", "
-    py     contents "Hello"
-    py     config {}
+    ts legacy import=L1 client="genAI"
+    ts   new import "import { GoogleGenAI } from \"@google/genai\";"
+    ts   client L2:`new GoogleGenerativeAI(KEY)` -> "new GoogleGenAI({ apiKey: KEY })"
+    ts   removal L3+
+    ts   request `chat.sendMessage("Hello")` callee=`chat.sendMessage` method=interactions.create model="gemini-2.0-flash" id=Some("gemini-2.0-flash") client=genAI
+           arguments `"Hello"` in `("Hello")` separated by ", "
+           contents "Hello"
+           config {}
     py   call `model.start_chat(history=[])`
     py   chat `chat = model.start_chat(history=[])` straight=true id=chat_id
-    ts legacy import=none client=""
-    ts   blocked "the model object `model` (line 3) is used for `startChat`, which has no automatic rewrite"
+    ts   call `model.startChat({ history: [] })`
+    ts   chat `const chat = model.startChat({ history: [] });` straight=true id=chatId
+    ts   answer `.response.text()`
     "#);
 }
 

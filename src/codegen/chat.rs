@@ -185,14 +185,10 @@ fn chat_edits_in(
         if facts.has_comment_in(&unit.statement) {
             return Err("a comment in the chat's creation would be lost".into());
         }
-        let init = match dialect {
-            Dialect::Python => format!("{id_name} = None"),
-            _ if text.get(..unit.statement.end).is_some_and(|t| t.ends_with(';')) => {
-                format!("let {id_name};")
-            }
-            _ => format!("let {id_name}"),
-        };
-        edits.push(Edit::replace(unit.statement.clone(), init));
+        edits.push(Edit::replace(
+            unit.statement.clone(),
+            id_declaration(doc, &id_name, &unit.statement),
+        ));
     }
     edits.extend(config.removals.into_iter().map(|r| Edit::replace(r, "")));
     edits.sort_by_key(|e| (e.range.start, e.range.end));
@@ -241,6 +237,24 @@ fn create_call(client: &str, args: &[String], dialect: Dialect, indent: &str, co
         "{client}.interactions.create{open}\n{}\n{indent}{close}",
         lines.join("\n")
     )
+}
+
+/// The statement in place of a chat's creation `statement` that declares `id_name`, the name
+/// holding the previous interaction's id: `chat_id = None`, `let chatId;`, and in TypeScript
+/// `let chatId: string | undefined;` (a name left to take the type of what a later turn gives
+/// it, a turn that reads it in its own request, is implicitly `any` under `strict`).
+pub(super) fn id_declaration(doc: &Document, id_name: &str, statement: &Range<usize>) -> String {
+    let semicolon = match doc.text.get(..statement.end).is_some_and(|t| t.ends_with(';')) {
+        true => ";",
+        false => "",
+    };
+    match doc.surface {
+        crate::lang::Surface::Python | crate::lang::Surface::Notebook => format!("{id_name} = None"),
+        crate::lang::Surface::TypeScript | crate::lang::Surface::Tsx => {
+            format!("let {id_name}: string | undefined{semicolon}")
+        }
+        _ => format!("let {id_name}{semicolon}"),
+    }
 }
 
 /// `chat_id = response.id` on a line of its own after the turn's statement; `None` when the

@@ -130,7 +130,7 @@ pub fn rewrite_unit(found: &Found, dialect: Dialect, settings: &Tables) -> Resul
         }
         edits.push(Edit::replace(
             chat.statement.clone(),
-            format!("{} = None", chat.id_name),
+            super::chat::id_declaration(found.doc, &chat.id_name, &chat.statement),
         ));
         for (statement, result) in &chat.updates {
             edits.push(
@@ -187,6 +187,9 @@ pub fn rewrite_unit(found: &Found, dialect: Dialect, settings: &Tables) -> Resul
 /// The reads of a request's result, rewritten with it (Python; a JavaScript unit follows its
 /// results itself, into `answers` and `responses`), or why the unit cannot be migrated.
 fn result_edits(found: &Found, request: &LegacyRequest, settings: &Tables) -> Result<Vec<Edit>, String> {
+    if Dialect::of(found.doc) == Dialect::JavaScript {
+        return Ok(Vec::new());
+    }
     let Some(call) = found.doc.facts().calls.iter().find(|c| {
         c.range == request.call
             && matches!(

@@ -5,7 +5,7 @@
 use std::collections::HashSet;
 use std::ops::Range;
 
-use super::{Model, Outcome};
+use super::{CHAT_HISTORY, Model, Outcome};
 use crate::api::{
     ClientSite, LegacyClient, LegacyCount, LegacyImport, LegacyRequest, LegacyStreamLoop, LegacyUnit,
     MapValue, line_indent, line_removal,
@@ -98,6 +98,7 @@ impl Analyzer<'_> {
                 match self.model_of(load, scope, &constant.name) {
                     Ok(model) => {
                         unit.calls.extend(model.requests.iter().map(|&r| self.range(r)));
+                        unit.calls.extend(model.chats.iter().map(|&c| self.range(c)));
                         models.push(model);
                     }
                     Err((why, calls)) => {
@@ -158,8 +159,48 @@ impl Analyzer<'_> {
                 unit.removals.extend(inlined);
                 self.result_reads(request, unit)?;
             }
+            for &chat in &model.chats {
+                self.javascript_chat(model, chat, unit)?;
+            }
         }
         Ok(())
+    }
+
+    /// A legacy chat (`const chat = model.startChat()`) made with `model`, started with no
+    /// history (`{ history: [] }` at most): its turns are requests of the unit, their results
+    /// read as the unit's requests' are (see [`Analyzer::legacy_chat`]).
+    fn javascript_chat(&self, model: &Model, chat: NodeId, unit: &mut LegacyUnit) -> Outcome<()> {
+        let line = self.line(chat);
+        match self.args(chat) {
+            [] => {}
+            [only] if only.kind == ArgKind::Positional => {
+                let map = self.dict_map(only.value, model.scope, 0);
+                let empty_history = |e: &crate::api::Entry| {
+                    e.key == "history"
+                        && matches!(&e.value.kind, crate::api::ValueKind::List(items) if items.is_empty())
+                };
+                if !map.complete || !matches!(self.kind(only.value), Kind::Dict(_)) {
+                    return Err(format!(
+                        "line {line}: the chat's parameters are not an object literal"
+                    ));
+                }
+                if let Some(entry) = map.entries.iter().find(|e| !empty_history(e)) {
+                    return Err(match entry.key.as_str() {
+                        "history" => format!("line {line}: {CHAT_HISTORY}"),
+                        key => format!(
+                            "line {line}: the chat is started with `{key}`, which has no place in an interactions request"
+                        ),
+                    });
+                }
+            }
+            _ => return Err(format!("line {line}: the chat's arguments are not one object")),
+        }
+        self.legacy_chat(chat, "Id", unit, &mut |turn, unit| {
+            let (request, inlined) = self.javascript_request(model, turn)?;
+            unit.removals.extend(inlined);
+            self.result_reads(turn, unit)?;
+            Ok(request)
+        })
     }
 
     /// The import statement (or `require` declaration), with where the class's exported name

@@ -23,6 +23,10 @@ use crate::lang::ir::{Arg, Kind, NodeId};
 
 type Outcome<T> = Result<T, String>;
 
+/// Why a chat started from a history is not migrated.
+const CHAT_HISTORY: &str =
+    "the chat starts from a history the client keeps; an interaction continues one the service keeps";
+
 /// How a language's legacy package spells what the units are made of.
 pub(crate) struct LegacyWords {
     /// The model's create-content method and its token count.
@@ -30,6 +34,8 @@ pub(crate) struct LegacyWords {
     /// The streaming create-content method (JavaScript; Python streams with `stream=True`).
     pub create_stream: &'static str,
     pub count: &'static str,
+    /// The model's method starting a chat.
+    pub start_chat: &'static str,
     /// Arguments of a legacy model (and, in Python, of its requests) that make the request's
     /// config.
     pub settings: &'static [&'static str],
@@ -45,6 +51,7 @@ const PYTHON: LegacyWords = LegacyWords {
     create: "generate_content",
     create_stream: "",
     count: "count_tokens",
+    start_chat: "start_chat",
     settings: &[
         "generation_config",
         "system_instruction",
@@ -61,6 +68,7 @@ const JAVASCRIPT: LegacyWords = LegacyWords {
     create: "generateContent",
     create_stream: "generateContentStream",
     count: "countTokens",
+    start_chat: "startChat",
     settings: &[
         "generationConfig",
         "systemInstruction",
@@ -81,7 +89,7 @@ struct Model {
     requests: Vec<NodeId>,
     /// Its token counts.
     counts: Vec<NodeId>,
-    /// Its chats' starts (`model.start_chat()`, Python).
+    /// Its chats' starts (`model.start_chat()`, `model.startChat()`).
     chats: Vec<NodeId>,
     /// The client variable it is made through (JavaScript).
     client: String,
@@ -171,6 +179,86 @@ impl Analyzer<'_> {
             }
         }
         units
+    }
+
+    /// The turns of the legacy chat started by `chat` (its start's arguments already checked),
+    /// each a request of `unit` made by `request` (which adds what else the turn needs to the
+    /// unit) and naming the previous turn's interaction, as a current chat's turns do (see
+    /// [`crate::codegen::chat`]); `id_suffix` makes the name holding the previous interaction's id.
+    fn legacy_chat(
+        &self,
+        chat: NodeId,
+        id_suffix: &str,
+        unit: &mut LegacyUnit,
+        request: &mut dyn FnMut(NodeId, &mut LegacyUnit) -> Outcome<crate::api::LegacyRequest>,
+    ) -> Outcome<()> {
+        let at = |node: NodeId| format!("line {}", self.line(node));
+        let scope = self.call_scope(chat);
+        let chat_unit = self.chat_unit(chat, scope);
+        if let Some((range, how)) = chat_unit.blocked.first() {
+            let line = self
+                .text
+                .get(..range.start)
+                .map_or(0, |t| t.matches('\n').count())
+                + 1;
+            return Err(format!("line {line}: {how}"));
+        }
+        if chat_unit.turns.is_empty() {
+            return Err(format!(
+                "{}: `{}` sends no turn in this module",
+                at(chat),
+                chat_unit.name
+            ));
+        }
+        let straight = chat_unit.in_order();
+        let id_name = format!("{}{id_suffix}", chat_unit.name);
+        if !straight && self.name_taken(&id_name, scope) {
+            return Err(format!(
+                "`{id_name}`, the name that would keep the previous interaction's id, is taken"
+            ));
+        }
+        let nodes = self.tree.descendants(self.tree.root());
+        let mut updates = Vec::new();
+        for (i, turn) in chat_unit.turns.iter().enumerate() {
+            let node = nodes
+                .iter()
+                .copied()
+                .find(|&n| self.range(n) == turn.call && matches!(self.kind(n), Kind::Call(_)))
+                .ok_or("a turn of the chat is not a call interlint reads")?;
+            let line = at(node);
+            let last = i + 1 == chat_unit.turns.len();
+            // The next turn names this one's interaction: it must be kept, and not be a stream.
+            if (!straight || !last)
+                && let Some(why) = turn.id_unavailable()
+            {
+                return Err(format!("{line}: {why}"));
+            }
+            let mut legacy = request(node, unit)?;
+            legacy.previous = if straight {
+                i.checked_sub(1)
+                    .and_then(|p| chat_unit.turns[p].result.as_ref())
+                    .map(|previous| format!("{previous}.id"))
+            } else {
+                Some(id_name.clone())
+            };
+            if !straight {
+                let (Some(statement), Some(result)) = (&turn.statement, &turn.result) else {
+                    return Err(format!("{line}: the turn is not a statement of its own"));
+                };
+                updates.push((statement.clone(), result.clone()));
+            }
+            unit.requests.push(legacy);
+        }
+        if self.has_comment(chat_unit.statement.clone()) {
+            return Err("a comment in the chat's creation would be lost".into());
+        }
+        unit.chats.push(crate::api::LegacyChat {
+            statement: chat_unit.statement,
+            straight,
+            id_name,
+            updates,
+        });
+        Ok(())
     }
 
     fn makes_legacy_unit(&self, kind: BindingKind) -> bool {
@@ -366,7 +454,7 @@ impl Analyzer<'_> {
                     model.requests.push(request)
                 }
                 (Some(m), Some(count)) if m == w.count => model.counts.push(count),
-                (Some("start_chat"), Some(chat)) if self.py() => model.chats.push(chat),
+                (Some(m), Some(chat)) if m == w.start_chat => model.chats.push(chat),
                 (Some(member), _) if self.py() => {
                     problem.get_or_insert(format!("the model object `{name}` is also used for `{member}`"));
                 }

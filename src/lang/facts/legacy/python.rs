@@ -4,10 +4,10 @@
 use std::collections::HashSet;
 use std::ops::Range;
 
-use super::{Model, Outcome};
+use super::{CHAT_HISTORY, Model, Outcome};
 use crate::api::{
-    ClientSite, FilesFunction, LegacyChat, LegacyCount, LegacyFilesCall, LegacyImport, LegacyRequest,
-    LegacyUnit, MapValue, line_removal,
+    ClientSite, FilesFunction, LegacyCount, LegacyFilesCall, LegacyImport, LegacyRequest, LegacyUnit,
+    MapValue, line_removal,
 };
 use crate::lang::bindings::Binding;
 use crate::lang::facts::Analyzer;
@@ -194,7 +194,7 @@ impl Analyzer<'_> {
 
     /// Whether code that sees the unit's scope could mean something else by `name`: it is bound
     /// in that scope, above it or below it, or read below it.
-    fn name_taken(&self, name: &str, scope: usize) -> bool {
+    pub(super) fn name_taken(&self, name: &str, scope: usize) -> bool {
         self.scopes
             .loads
             .get(name)
@@ -397,9 +397,8 @@ impl Analyzer<'_> {
         })
     }
 
-    /// A legacy chat (`chat = model.start_chat()`) made with `model`: each of its turns a request
-    /// with the model's settings, naming the previous turn's interaction, as a current chat's
-    /// turns are (see [`crate::codegen::chat`]).
+    /// A legacy chat (`chat = model.start_chat()`) made with `model`, started with no history
+    /// (`history=[]` at most): its turns are requests of the unit (see [`Analyzer::legacy_chat`]).
     fn python_chat(
         &self,
         model: &Model,
@@ -407,7 +406,7 @@ impl Analyzer<'_> {
         consumed: &mut HashSet<usize>,
         unit: &mut LegacyUnit,
     ) -> Outcome<()> {
-        let at = |node: NodeId| format!("line {}", self.line(node));
+        let line = self.line(chat);
         let start_args = self
             .plain_args(chat)
             .ok_or("the chat's arguments are not a plain list")?;
@@ -417,95 +416,27 @@ impl Analyzer<'_> {
                     if &*k.name == "history"
                         && matches!(self.kind(arg.value), Kind::List(l) if l.items.is_empty()) => {}
                 ArgKind::Keyword(k) if &*k.name == "history" => {
-                    return Err(format!(
-                        "{}: the chat starts from a history the client keeps; an interaction continues one the \
-                         service keeps",
-                        at(chat)
-                    ));
+                    return Err(format!("line {line}: {CHAT_HISTORY}"));
                 }
                 ArgKind::Keyword(k) if &*k.name == "enable_automatic_function_calling" => {
                     return Err(format!(
-                        "{}: the chat calls the model's functions by itself (automatic function calling); the \
-                         interactions endpoint returns a function-call step instead",
-                        at(chat)
+                        "line {line}: the chat calls the model's functions by itself (automatic function calling); \
+                         the interactions endpoint returns a function-call step instead"
                     ));
                 }
                 _ => {
                     return Err(format!(
-                        "{}: the chat is started with `{}`, which has no place in an interactions request",
-                        at(chat),
+                        "line {line}: the chat is started with `{}`, which has no place in an interactions request",
                         self.arg_src(arg)
                     ));
                 }
             }
         }
-        let scope = self.call_scope(chat);
-        let chat_unit = self.chat_unit(chat, scope);
-        if let Some((range, how)) = chat_unit.blocked.first() {
-            let line = self
-                .text
-                .get(..range.start)
-                .map_or(0, |t| t.matches('\n').count())
-                + 1;
-            return Err(format!("line {line}: {how}"));
-        }
-        if chat_unit.turns.is_empty() {
-            return Err(format!(
-                "{}: `{}` sends no turn in this module",
-                at(chat),
-                chat_unit.name
-            ));
-        }
-        let straight = chat_unit.in_order();
-        let id_name = format!("{}_id", chat_unit.name);
-        if !straight && self.name_taken(&id_name, scope) {
-            return Err(format!(
-                "`{id_name}`, the name that would keep the previous interaction's id, is taken"
-            ));
-        }
-        let nodes = self.tree.descendants(self.tree.root());
-        let mut updates = Vec::new();
-        for (i, turn) in chat_unit.turns.iter().enumerate() {
-            let node = nodes
-                .iter()
-                .copied()
-                .find(|&n| self.range(n) == turn.call && matches!(self.kind(n), Kind::Call(_)))
-                .ok_or("a turn of the chat is not a call interlint reads")?;
-            let line = at(node);
-            let last = i + 1 == chat_unit.turns.len();
-            // The next turn names this one's interaction: it must be kept, and not be a stream.
-            if (!straight || !last)
-                && let Some(why) = turn.id_unavailable()
-            {
-                return Err(format!("{line}: {why}"));
-            }
-            let (mut request, inlined) = self.python_request(model.call, node, consumed)?;
-            request.previous = if straight {
-                i.checked_sub(1)
-                    .and_then(|p| chat_unit.turns[p].result.as_ref())
-                    .map(|previous| format!("{previous}.id"))
-            } else {
-                Some(id_name.clone())
-            };
-            if !straight {
-                let (Some(statement), Some(result)) = (&turn.statement, &turn.result) else {
-                    return Err(format!("{line}: the turn is not a statement of its own"));
-                };
-                updates.push((statement.clone(), result.clone()));
-            }
-            unit.requests.push(request);
+        self.legacy_chat(chat, "_id", unit, &mut |turn, unit| {
+            let (request, inlined) = self.python_request(model.call, turn, consumed)?;
             unit.removals.extend(inlined);
-        }
-        if self.has_comment(chat_unit.statement.clone()) {
-            return Err("a comment in the chat's creation would be lost".into());
-        }
-        unit.chats.push(LegacyChat {
-            statement: chat_unit.statement,
-            straight,
-            id_name,
-            updates,
-        });
-        Ok(())
+            Ok(request)
+        })
     }
 
     /// A legacy request with the model's settings merged, and the bindings its config inlines.
