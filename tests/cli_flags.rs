@@ -148,3 +148,21 @@ fn unused_suppressions_are_judged_by_the_rules_enabled() {
         "x = 1\ny = 2\n"
     );
 }
+
+#[test]
+fn version_subcommand_and_output_format_as_ruff_spells_them() {
+    let dir = tree(&[("app.py", PY)]);
+    let o = interlint(dir.path(), &["version"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(stdout(&o), format!("interlint {}\n", env!("CARGO_PKG_VERSION")));
+    let flag = interlint(dir.path(), &["--version"]);
+    assert_eq!(stdout(&flag), stdout(&o));
+    // `--output-format` is `--format`.
+    let o = interlint(dir.path(), &["--output-format", "concise", "app.py"]);
+    let same = interlint(dir.path(), &["--format", "concise", "app.py"]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert_eq!(stdout(&o), stdout(&same));
+    assert!(stdout(&o).lines().count() > 0);
+    let o = interlint(dir.path(), &["check", "--output-format", "json", "app.py"]);
+    assert!(stdout(&o).trim_start().starts_with('{'), "{}", stdout(&o));
+}

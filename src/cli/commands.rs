@@ -79,6 +79,14 @@ pub(super) fn print_completions(shell: clap_complete::Shell) -> anyhow::Result<u
     Ok(EXIT_CLEAN)
 }
 
+/// `interlint 0.1.0`, as clap prints it for `--version`.
+pub(super) fn print_version() -> anyhow::Result<u8> {
+    let mut out = io::stdout().lock();
+    writeln!(out, "interlint {}", env!("CARGO_PKG_VERSION"))?;
+    out.flush()?;
+    Ok(EXIT_CLEAN)
+}
+
 pub(super) fn print_schema(name: crate::manifest::SchemaName) -> anyhow::Result<u8> {
     io::stdout().lock().write_all(name.text().as_bytes())?;
     Ok(EXIT_CLEAN)

@@ -16,7 +16,7 @@ use crate::registry;
 use crate::walk;
 
 use check::check;
-use commands::{explain, print_completions, print_rules, print_schema, print_triggers};
+use commands::{explain, print_completions, print_rules, print_schema, print_triggers, print_version};
 
 /// Finds code, requests and documents written against the generateContent endpoint and
 /// rewrites them for the interactions endpoint.
@@ -49,6 +49,8 @@ enum Command {
         #[arg(value_parser = registry::SelectorParser, hide_possible_values = true)]
         code: String,
     },
+    /// Print interlint's version (as `--version` does).
+    Version,
     /// Print a JSON Schema interlint checks documents against.
     Schema {
         /// The schema's name.
@@ -106,7 +108,7 @@ pub(super) struct CheckArgs {
     #[arg(long, conflicts_with_all = ["fix", "diff", "statistics", "show_fixes", "watch", "show_files", "show_settings"])]
     pub(super) add_noqa: bool,
     /// Output format [default: text]
-    #[arg(long, value_enum)]
+    #[arg(long, visible_alias = "output-format", value_enum)]
     pub(super) format: Option<Format>,
     /// Rule codes or prefixes to enable (comma-separated), replacing the configuration's.
     #[arg(long, value_delimiter = ',', value_name = "CODES", value_parser = registry::SelectorParser, hide_possible_values = true)]
@@ -217,6 +219,7 @@ pub fn main() -> ExitCode {
         Some(Command::Rules { format, .. }) => print_rules(format),
         Some(Command::Explain { code }) => explain(&code),
         Some(Command::Schema { name }) => print_schema(name),
+        Some(Command::Version) => print_version(),
         Some(Command::Completions { shell }) => print_completions(shell),
         Some(Command::Mcp { root }) => crate::server::serve(root.as_deref()),
         Some(Command::Verify {
