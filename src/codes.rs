@@ -20,14 +20,50 @@ pub fn normalize_selector(selector: &str) -> String {
 /// A command-line selector: normalized, and known.
 pub fn parse_selector(selector: &str) -> Result<String, String> {
     let normalized = normalize_selector(selector);
-    if is_known_selector(&normalized) {
+    if selects_a_rule(&normalized) {
         Ok(normalized)
     } else {
-        Err(format!(
-            "unknown rule code or prefix `{}` (see `interlint rules`)",
-            selector.trim()
-        ))
+        Err(no_rule_selected(selector.trim()))
     }
+}
+
+/// Why `selector` is refused where rules are selected or ignored: it selects no rule of this
+/// version (a typo, or a code of the catalogue not implemented yet), with the closest codes.
+pub fn no_rule_selected(selector: &str) -> String {
+    let closest = closest(&normalize_selector(selector));
+    let hint = match closest.as_slice() {
+        [] => String::new(),
+        codes => format!(
+            "; did you mean {}?",
+            codes
+                .iter()
+                .map(|c| format!("`{c}`"))
+                .collect::<Vec<_>>()
+                .join(" or ")
+        ),
+    };
+    format!(
+        "unknown rule code or prefix `{selector}`: it selects no rule of this version{hint} (see `interlint rules`)"
+    )
+}
+
+/// The codes and prefixes nearest to `selector`: those fewest edits away, when that is two at
+/// most (three of them at most).
+fn closest(selector: &str) -> Vec<&'static str> {
+    let candidates: Vec<(usize, &'static str)> = ["ALL", "MIG", "MAN", "MCP", "IL"]
+        .into_iter()
+        .chain(CODES.iter().copied())
+        .map(|code| (strsim::damerau_levenshtein(selector, code), code))
+        .collect();
+    let Some(nearest) = candidates.iter().map(|&(d, _)| d).min().filter(|&d| d <= 2) else {
+        return Vec::new();
+    };
+    candidates
+        .into_iter()
+        .filter(|&(d, _)| d == nearest)
+        .take(3)
+        .map(|(_, code)| code)
+        .collect()
 }
 
 /// Whether `selector` selects a rule of this version (`ALL`, `MIG`, `MIG009`).
@@ -53,6 +89,22 @@ pub fn is_known_selector(selector: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn selectors_of_no_rule_name_the_closest() {
+        assert_eq!(parse_selector(" mig009"), Ok("MIG009".to_string()));
+        let why = parse_selector("MIG999").unwrap_err();
+        assert!(
+            why.contains("`MIG999`: it selects no rule of this version; did you mean `MIG009`?"),
+            "{why}"
+        );
+        let why = parse_selector("il002").unwrap_err();
+        assert!(why.contains("did you mean `IL001`?"), "{why}");
+        let why = parse_selector("MCP9").unwrap_err();
+        assert!(why.contains("did you mean `MCP`?"), "{why}");
+        let why = parse_selector("XYZ123456").unwrap_err();
+        assert!(!why.contains("did you mean"), "{why}");
+    }
 
     #[test]
     fn selectors() {

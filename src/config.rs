@@ -243,8 +243,8 @@ fn validate(config: &Config) -> Result<(), String> {
         ("ignore", &config.ignore),
     ] {
         for code in codes.iter().flatten() {
-            if !crate::codes::is_known_selector(code) {
-                return Err(format!("`{key}`: unknown rule code or prefix `{code}`"));
+            if !crate::codes::selects_a_rule(&crate::codes::normalize_selector(code)) {
+                return Err(format!("`{key}`: {}", crate::codes::no_rule_selected(code)));
             }
         }
     }

@@ -166,3 +166,28 @@ fn version_subcommand_and_output_format_as_ruff_spells_them() {
     let o = interlint(dir.path(), &["check", "--output-format", "json", "app.py"]);
     assert!(stdout(&o).trim_start().starts_with('{'), "{}", stdout(&o));
 }
+
+#[test]
+fn a_selector_of_no_rule_is_an_error_naming_the_closest() {
+    let dir = tree(&[("app.py", PY)]);
+    // Before, MIG999 (a code the catalogue could hold) selected nothing and "All checks passed."
+    let o = interlint(dir.path(), &["--select", "MIG999"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("`MIG999`: it selects no rule of this version; did you mean `MIG009`?"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(!stdout(&o).contains("All checks passed"), "{}", stdout(&o));
+    let o = interlint(dir.path(), &["--ignore", "IL002"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("did you mean `IL001`?"), "{}", stderr(&o));
+    let config = tree(&[("app.py", PY), ("interlint.toml", "extend-select = [\"MCP9\"]\n")]);
+    let o = interlint(config.path(), &[]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("`extend-select`: unknown rule code or prefix `MCP9`"),
+        "{}",
+        stderr(&o)
+    );
+}
