@@ -22,11 +22,8 @@ pub fn write(out: &mut dyn Write, located: &[Located]) -> io::Result<()> {
         if l.start.line == l.end.line {
             properties.push_str(&format!(",col={},endColumn={}", l.start.column, l.end.column));
         }
-        writeln!(
-            out,
-            "::{command} {properties}::{}",
-            escape_data(&format!("{} {}", d.rule.code, d.message))
-        )?;
+        // The title names the rule; the message does not repeat its code.
+        writeln!(out, "::{command} {properties}::{}", escape_data(&d.message))?;
     }
     Ok(())
 }
