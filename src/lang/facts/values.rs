@@ -8,7 +8,6 @@ use super::{Analyzer, Class, MAX_DEPTH, parse_int, removal, siblings};
 use crate::api::{
     CallKind, Entry, MapValue, NameValue, SharedConfig, Value, ValueKind, Wrapper, WrapperKind,
 };
-use crate::lang::bindings::Binding;
 use crate::lang::ir::{ArgKind, Key, Kind, NodeId};
 
 impl Analyzer<'_> {
@@ -69,23 +68,28 @@ impl Analyzer<'_> {
             && let BindingKind::Assign { value, statement } = binding.kind
         {
             out.value = Some(self.value(value, scope, depth + 1));
-            // A list changed after it is bound (`parts.append(part)`) holds what interlint does
-            // not read: its items are not all known.
-            out.grown = matches!(
+            out.statement = statement.map(|s| self.range(s));
+            let list = matches!(
                 out.value,
                 Some(Value {
                     kind: ValueKind::List(_),
                     ..
                 })
-            ) && self.list_changed(&name, &binding, node);
-            out.statement = statement.map(|s| self.range(s));
-            out.single_use = count == 1
+            );
+            let only_here = count == 1
                 && statement.is_some()
                 && self.scopes.names.uses_in(scope, &name) == 1
-                && !(scope == 0 && self.elsewhere.contains(&name))
+                && !(scope == 0 && self.elsewhere.contains(&name));
+            // The reads that see the binding, found once for both questions below.
+            if list || only_here {
+                let (reads, opaque) = self.reads_of_binding(&name, &binding, node);
+                // A list changed after it is bound (`parts.append(part)`) holds what interlint
+                // does not read: its items are not all known.
+                out.grown = list && (!opaque.is_empty() || self.list_changed(&reads));
                 // No other read sees the binding, in a nested block or function either
                 // (`contents.push(part)` in an `if`).
-                && matches!(self.reads_of_binding(&name, &binding, node), (reads, opaque) if reads.is_empty() && opaque.is_empty());
+                out.single_use = only_here && reads.is_empty() && opaque.is_empty();
+            }
         }
         if self.py() && !out.single_use && depth == 0 {
             out.shared = self.shared_config(&name, node, scope).map(Box::new);
@@ -93,9 +97,9 @@ impl Analyzer<'_> {
         out
     }
 
-    /// Whether a read of `name` that sees `binding` (other than `node`) changes the list it holds
-    /// in place: a call of a list method that adds or replaces items, or an item assigned.
-    fn list_changed(&self, name: &str, binding: &Binding<BindingKind>, node: NodeId) -> bool {
+    /// Whether one of `reads` (of a name bound to a list) changes the list in place: a call of a
+    /// list method that adds or replaces items, or an item assigned.
+    fn list_changed(&self, reads: &[(NodeId, usize)]) -> bool {
         const CHANGES: &[&str] = &[
             "append",
             "extend",
@@ -105,20 +109,18 @@ impl Analyzer<'_> {
             "splice",
             "__setitem__",
         ];
-        let (reads, opaque) = self.reads_of_binding(name, binding, node);
-        !opaque.is_empty()
-            || reads.iter().any(|&(load, _)| {
-                let Some(parent) = self.parent(load) else {
-                    return false;
-                };
-                match self.kind(parent) {
-                    Kind::Member(m) if m.object == load && CHANGES.contains(&&*m.name.name) => true,
-                    Kind::Index { object, .. } if *object == load => self.parent(parent).is_some_and(
-                        |p| matches!(self.kind(p), Kind::Assign(a) if a.targets.contains(&parent)),
-                    ),
-                    _ => false,
-                }
-            })
+        reads.iter().any(|&(load, _)| {
+            let Some(parent) = self.parent(load) else {
+                return false;
+            };
+            match self.kind(parent) {
+                Kind::Member(m) if m.object == load && CHANGES.contains(&&*m.name.name) => true,
+                Kind::Index { object, .. } if *object == load => self
+                    .parent(parent)
+                    .is_some_and(|p| matches!(self.kind(p), Kind::Assign(a) if a.targets.contains(&parent))),
+                _ => false,
+            }
+        })
     }
 
     /// `load` is the value of a `config=` keyword argument.
