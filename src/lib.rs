@@ -14,6 +14,7 @@ pub mod endpoint;
 pub mod engine;
 pub mod fix;
 pub mod lang;
+pub mod lsp;
 pub mod manifest;
 pub mod mcp;
 pub mod models;

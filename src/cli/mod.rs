@@ -81,6 +81,10 @@ enum Command {
         #[arg(long, value_name = "SECONDS", default_value_t = 60)]
         timeout: u64,
     },
+    /// Serve interlint to editors as a language server over stdio: findings while you type,
+    /// quick fixes, fix all, suppression comments and rule documentation on hover.
+    #[command(visible_alias = "lsp")]
+    Server,
     /// Serve interlint to coding agents as a Model Context Protocol tool server over stdio:
     /// tools interlint_check, interlint_fix, interlint_explain and interlint_rules.
     Mcp {
@@ -221,6 +225,7 @@ pub fn main() -> ExitCode {
         Some(Command::Schema { name }) => print_schema(name),
         Some(Command::Version) => print_version(),
         Some(Command::Completions { shell }) => print_completions(shell),
+        Some(Command::Server) => crate::lsp::serve(),
         Some(Command::Mcp { root }) => crate::server::serve(root.as_deref()),
         Some(Command::Verify {
             base_url,

@@ -49,11 +49,26 @@ pub fn add_noqa(
     text: &str,
     line_ending: LineEnding,
 ) -> Outcome {
+    add_noqa_for(settings, rules, path, surface, text, line_ending, None)
+}
+
+/// [`add_noqa`] for every finding, or with `only` for that one finding of the text: its comment
+/// names its code alone (the quick fix of an editor).
+pub fn add_noqa_for(
+    settings: &Settings,
+    rules: &[&'static dyn Rule],
+    path: &Path,
+    surface: Surface,
+    text: &str,
+    line_ending: LineEnding,
+    only: Option<&Diagnostic>,
+) -> Outcome {
     // IL001 (a directive that suppresses nothing) is not suppressed with a directive: as with
     // ruff's RUF100, `--fix` removes the dead directive instead.
     let lint = |t: &str| {
         let mut found = crate::engine::lint_text(settings, rules, path, surface, t);
         found.retain(|d| !std::ptr::eq(d.rule, &crate::rules::UNUSED_SUPPRESSION));
+        found.retain(|d| only.is_none_or(|o| o.rule.code == d.rule.code));
         found
     };
     let mut current = text.to_string();
@@ -61,17 +76,22 @@ pub fn add_noqa(
     let mut added = 0;
     // Places that did not verify, as (the line, the comment): never proposed again.
     let mut blocked: HashSet<(String, String)> = HashSet::new();
-    for _ in 0..MAX_PASSES {
+    for pass in 0..MAX_PASSES {
         if findings.is_empty() {
             break;
         }
         let file = place::File::new(path, surface, &current);
         let groups = place::plan(&file, &findings);
+        // One finding: its line's comment, in the first pass (the text the finding was of).
+        let wanted = |g: &place::Group| {
+            only.is_none_or(|o| pass == 0 && g.findings.iter().any(|&i| findings[i].range == o.range))
+        };
         let candidates: Vec<Vec<Edit>> = groups
             .iter()
             .map(|g| {
                 g.candidates
                     .iter()
+                    .filter(|_| wanted(g))
                     .filter(|e| !blocked.contains(&block_key(&current, e)))
                     .cloned()
                     .collect()
