@@ -46,6 +46,10 @@ pub struct Overrides {
     pub ignore: Vec<String>,
     pub model_prefixes: Vec<String>,
     pub max_file_size: Option<u64>,
+    /// `--exclude`: replaces the configuration's `exclude` (and the default list).
+    pub exclude: Option<Vec<String>>,
+    /// `--extend-exclude`: added to the excludes.
+    pub extend_exclude: Vec<String>,
 }
 
 pub struct Settings {
@@ -95,16 +99,19 @@ impl Settings {
         let rules = registry::select_rules(&select, &ignore);
         let root = loaded.root().map_or_else(|| cwd.to_path_buf(), Path::to_path_buf);
         // As in ruff, `exclude` replaces the default list and `extend-exclude` adds to it.
-        let exclude_globs: Vec<String> = match &config.exclude {
+        // The command line's `--exclude` replaces the configuration's, and its
+        // `--extend-exclude` adds to both.
+        let exclude_globs: Vec<String> = match overrides.exclude.as_ref().or(config.exclude.as_ref()) {
             Some(globs) => globs.clone(),
             None => DEFAULT_EXCLUDE.iter().map(|s| s.to_string()).collect(),
         }
         .into_iter()
         .chain(config.extend_exclude.iter().flatten().cloned())
+        .chain(overrides.extend_exclude.iter().cloned())
         .collect();
         let mut exclude = GlobSetBuilder::new();
         for glob in &exclude_globs {
-            exclude.add(Glob::new(glob)?);
+            exclude.add(Glob::new(glob).map_err(|e| anyhow::anyhow!("exclude glob `{glob}`: {e}"))?);
         }
         let mut per_file_ignores = Vec::new();
         for (glob, codes) in config.per_file_ignores.iter().flatten() {

@@ -191,3 +191,111 @@ fn a_selector_of_no_rule_is_an_error_naming_the_closest() {
         stderr(&o)
     );
 }
+
+#[test]
+fn nothing_checked_is_not_all_checks_passed() {
+    let dir = tree(&[("app.py", PY), (".venv/lib.py", PY)]);
+    std::fs::create_dir(dir.path().join("empty")).expect("a folder");
+    let o = interlint(dir.path(), &["empty"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(
+        stdout(&o).trim(),
+        "No files were checked: no file under the paths given (excluded folders, and files `.gitignore` ignores, are not walked)."
+    );
+    let o = interlint(
+        dir.path(),
+        &["app.py", "--select", "MIG001", "--ignore", "MIG001"],
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(
+        stdout(&o).starts_with("No files were checked: the selection enables no rule"),
+        "{}",
+        stdout(&o)
+    );
+    let o = interlint(dir.path(), &[".venv/lib.py", "--force-exclude"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(
+        stdout(&o).starts_with("No files were checked: every file named is excluded"),
+        "{}",
+        stdout(&o)
+    );
+    // A run that checked something and found nothing still passes.
+    let o = interlint(dir.path(), &["app.py", "--select", "MCP"]);
+    assert_eq!(stdout(&o).trim(), "All checks passed.");
+}
+
+#[test]
+fn stdin_filename_honours_force_exclude() {
+    let dir = tree(&[("interlint.toml", "extend-exclude = [\"generated\"]\n")]);
+    let o = common::interlint_stdin(
+        dir.path(),
+        &["--stdin-filename", "generated/app.py", "--force-exclude"],
+        PY,
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
+    assert!(
+        stdout(&o).starts_with("No files were checked: generated/app.py is excluded"),
+        "{}",
+        stdout(&o)
+    );
+    // With --fix the text goes back as it came.
+    let o = common::interlint_stdin(
+        dir.path(),
+        &["--stdin-filename", "generated/app.py", "--force-exclude", "--fix"],
+        PY,
+    );
+    assert_eq!(o.status.code(), Some(0));
+    assert_eq!(stdout(&o), PY);
+    // Without --force-exclude the name is checked, as ruff checks it.
+    let o = common::interlint_stdin(dir.path(), &["--stdin-filename", "generated/app.py"], PY);
+    assert_eq!(o.status.code(), Some(1));
+}
+
+#[test]
+fn exclude_and_extend_exclude_on_the_command_line() {
+    let dir = tree(&[("app.py", PY), ("vendor/lib.py", PY), ("gen/out.py", PY)]);
+    let files = |args: &[&str]| {
+        let mut all = vec!["--show-files"];
+        all.extend_from_slice(args);
+        let o = interlint(dir.path(), &all);
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        stdout(&o).lines().map(str::to_string).collect::<Vec<_>>()
+    };
+    assert_eq!(files(&[]).len(), 3);
+    assert_eq!(files(&["--extend-exclude", "vendor"]), ["app.py", "gen/out.py"]);
+    assert_eq!(files(&["--exclude", "vendor,gen"]), ["app.py"]);
+    assert_eq!(files(&["--exclude", "vendor", "--exclude", "gen"]), ["app.py"]);
+    // --exclude replaces the default list: .venv is walked again.
+    let venv = tree(&[(".venv/lib.py", PY)]);
+    let o = interlint(venv.path(), &["--show-files", "--exclude", "build"]);
+    assert_eq!(stdout(&o).trim(), ".venv/lib.py");
+    let o = interlint(venv.path(), &["--exclude", "a[b"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("exclude glob `a[b`"), "{}", stderr(&o));
+}
+
+#[test]
+fn fix_only_fixes_and_reports_only_the_fixes() {
+    let dir = tree(&[("app.py", PY)]);
+    let o = interlint(dir.path(), &["--fix-only"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(stdout(&o), "");
+    assert_eq!(stderr(&o).trim(), "Fixed 2 findings.");
+    let fixed = std::fs::read_to_string(dir.path().join("app.py")).unwrap_or_default();
+    assert!(
+        !fixed.contains("gemini-2.0-flash") && !fixed.contains("gemini-2.5-pro"),
+        "{fixed}"
+    );
+    let o = interlint(dir.path(), &["--fix-only"]);
+    assert_eq!(o.status.code(), Some(0));
+    assert_eq!(stderr(&o).trim(), "No fixes applied.");
+    // Findings no safe fix removes: not shown, not an exit status of 1.
+    let demo = std::fs::read_to_string("fixtures/demo/app/summarize.py").expect("the demo");
+    let left = tree(&[("summarize.py", &demo)]);
+    assert_eq!(interlint(left.path(), &[]).status.code(), Some(1));
+    let o = interlint(left.path(), &["--fix-only"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(stdout(&o), "");
+    let o = interlint(dir.path(), &["--fix-only", "--diff"]);
+    assert_eq!(o.status.code(), Some(2));
+}

@@ -11,7 +11,9 @@ use crate::run::{self, FileReport, FixMode, Notice, RunOptions};
 use crate::settings::{Overrides, Settings};
 use crate::walk::{self, display_path};
 
-pub(super) fn check(args: CheckArgs) -> anyhow::Result<u8> {
+pub(super) fn check(mut args: CheckArgs) -> anyhow::Result<u8> {
+    // `--fix-only` fixes as `--fix` does; only the report differs.
+    args.fix |= args.fix_only;
     refuse_combinations(&args)?;
     if let Some(first) = args.paths.first()
         && std::fs::symlink_metadata(first).is_err()
@@ -44,6 +46,8 @@ pub(super) fn check(args: CheckArgs) -> anyhow::Result<u8> {
             ignore: args.ignore.clone(),
             model_prefixes: args.model_prefixes.clone(),
             max_file_size: args.max_file_size,
+            exclude: args.exclude.clone(),
+            extend_exclude: args.extend_exclude.clone(),
         };
         let settings = Settings::new(&loaded, overrides, &cwd)?;
         Ok((loaded, settings))
@@ -60,6 +64,9 @@ pub(super) fn check(args: CheckArgs) -> anyhow::Result<u8> {
             .build_global();
     }
     if let Some(name) = &args.stdin_filename {
+        if args.force_exclude && walk::is_walked_past(name, &settings) {
+            return stdin_excluded(name, &args, &cwd);
+        }
         return check_stdin(name, &settings, &args, &cwd);
     }
     if reads_stdin(&args) {
@@ -217,6 +224,7 @@ pub(super) fn check_paths(args: &CheckArgs, settings: &mut Settings, cwd: &Path)
         had_error |= print_notices(&mut reports, cwd, &walked.named, args);
         let mut counts = Counts::new(&reports, walked.files.len());
         counts.errors += walked.errors.len();
+        counts.nothing_checked = nothing_checked(args, settings, walked.files.len());
         return write_report(args, &reports, &counts, had_error, cwd, &mut out);
     }
     let walked = walk::collect(&paths, settings, threads, args.force_exclude);
@@ -248,7 +256,50 @@ pub(super) fn check_paths(args: &CheckArgs, settings: &mut Settings, cwd: &Path)
     }
     let mut counts = Counts::new(&reports, walked.files.len());
     counts.errors += walked.errors.len();
+    counts.nothing_checked = nothing_checked(args, settings, walked.files.len());
     write_report(args, &reports, &counts, had_error, cwd, &mut out)
+}
+
+/// Why no rule ran on any file, when none did: said instead of "All checks passed.", as ruff
+/// says "No Python files found".
+fn nothing_checked(args: &CheckArgs, settings: &Settings, files: usize) -> Option<String> {
+    if settings.rules.is_empty() {
+        return Some("the selection enables no rule (`ignore` removes every rule `select` enables)".into());
+    }
+    if files > 0 {
+        return None;
+    }
+    let named_files = !args.paths.is_empty() && args.paths.iter().all(|p| p.is_file());
+    Some(if named_files && args.force_exclude {
+        "every file named is excluded (`exclude` or `.gitignore`, applied by `--force-exclude`)".into()
+    } else {
+        "no file under the paths given (excluded folders, and files `.gitignore` ignores, are not walked)"
+            .into()
+    })
+}
+
+/// `--stdin-filename` naming an excluded file under `--force-exclude`: nothing is checked, as
+/// ruff does; with `--fix` the text goes back unchanged.
+fn stdin_excluded(name: &Path, args: &CheckArgs, cwd: &Path) -> anyhow::Result<u8> {
+    let why = format!(
+        "{} is excluded (`exclude` or `.gitignore`, applied by `--force-exclude`)",
+        display_path(name, cwd)
+    );
+    let counts = Counts {
+        nothing_checked: Some(why),
+        ..Counts::default()
+    };
+    let mut out = output(args)?;
+    if matches!(mode(args), FixMode::Apply | FixMode::AddNoqa) {
+        io::copy(&mut io::stdin().lock(), &mut out)
+            .map_err(|e| anyhow::anyhow!("cannot read standard input: {}", walk::describe_io(&e)))?;
+        out.flush()?;
+        if !args.quiet {
+            eprintln!("{}", counts.summary(args.unsafe_fixes, true));
+        }
+        return Ok(EXIT_CLEAN);
+    }
+    write_report(args, &[], &counts, false, cwd, &mut out)
 }
 
 /// `Added N interlint: ignore directives.` on stderr; the exit status says whether findings
@@ -314,6 +365,14 @@ fn write_report(
         }
         return Ok(exit_code(had_error, changed, args.exit_zero));
     }
+    if args.fix_only {
+        // Only what was fixed: the findings left are neither shown nor an exit status of 1.
+        if !args.quiet {
+            eprintln!("{}", fix_only_summary(counts));
+        }
+        let fixed = args.exit_non_zero_on_fix && counts.fixed > 0;
+        return Ok(exit_code(had_error, fixed, false));
+    }
     let located = output::locate(reports, cwd);
     match (args.statistics, format) {
         (true, Format::Json) => output::write_statistics_json(out, &located, style)?,
@@ -340,6 +399,15 @@ fn write_report(
     }
     out.flush()?;
     Ok(exit_code(had_error, counts.findings > 0 || fixed, args.exit_zero))
+}
+
+/// `--fix-only`'s summary: what was fixed.
+fn fix_only_summary(counts: &Counts) -> String {
+    match counts.fixed {
+        0 if counts.nothing_checked.is_some() && counts.errors == 0 => counts.summary(false, true),
+        0 => "No fixes applied.".to_string(),
+        n => format!("Fixed {n} {}.", crate::diagnostic::findings_noun(n)),
+    }
 }
 
 fn exit_code(had_error: bool, findings: bool, exit_zero: bool) -> u8 {
@@ -462,6 +530,13 @@ fn check_stdin(name: &Path, settings: &Settings, args: &CheckArgs, cwd: &Path) -
         _ => out.write_all(&input)?,
     }
     out.flush()?;
+    if args.fix_only {
+        if !args.quiet {
+            eprintln!("{}", fix_only_summary(&counts));
+        }
+        let fixed = args.exit_non_zero_on_fix && counts.fixed > 0;
+        return Ok(exit_code(had_error, fixed, false));
+    }
     let located = output::locate(&reports, cwd);
     let mut err = io::stderr().lock();
     let style = Style {

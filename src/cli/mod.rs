@@ -176,8 +176,18 @@ pub(super) struct CheckArgs {
     /// --format json).
     #[arg(long, conflicts_with = "diff")]
     pub(super) statistics: bool,
+    /// Globs of files and folders to leave out, replacing the configuration's `exclude` and the
+    /// default list (comma-separated; repeatable).
+    #[arg(long, value_delimiter = ',', value_name = "GLOBS")]
+    pub(super) exclude: Option<Vec<String>>,
+    /// Globs of files and folders to leave out, besides `exclude` (comma-separated; repeatable).
+    #[arg(long, value_delimiter = ',', value_name = "GLOBS")]
+    pub(super) extend_exclude: Vec<String>,
+    /// Apply safe fixes (as --fix), and report neither the findings left nor exit 1 for them.
+    #[arg(long, conflicts_with_all = ["diff", "add_noqa", "statistics", "show_settings", "show_files"])]
+    pub(super) fix_only: bool,
     /// Apply `exclude` and `.gitignore` to paths named on the command line too (for pre-commit,
-    /// which names every file).
+    /// which names every file), and to the name given with --stdin-filename.
     #[arg(long)]
     pub(super) force_exclude: bool,
     /// Skip files larger than this (bytes, or with a K, M or G suffix) [default: 10M]

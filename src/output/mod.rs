@@ -107,7 +107,7 @@ pub fn locate<'a>(reports: &'a [FileReport], cwd: &Path) -> Vec<Located<'a>> {
 }
 
 /// Counts for the summary.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Counts {
     pub files_scanned: usize,
     pub findings: usize,
@@ -118,6 +118,9 @@ pub struct Counts {
     pub skipped: usize,
     /// Errors printed on stderr (paths that cannot be read or walked, fixes not written).
     pub errors: usize,
+    /// Why no rule ran on any file (no file found, every file named excluded, a selection of no
+    /// rule): the summary says so rather than "All checks passed.".
+    pub nothing_checked: Option<String>,
 }
 
 impl Counts {
@@ -181,7 +184,9 @@ impl Counts {
         }
         if self.findings == 0 {
             let checked = self.files_scanned.saturating_sub(self.skipped);
-            return if self.skipped == 0 && self.errors == 0 {
+            return if let Some(why) = self.nothing_checked.as_ref().filter(|_| self.errors == 0) {
+                format!("No files were checked: {why}.")
+            } else if self.skipped == 0 && self.errors == 0 {
                 "All checks passed.".to_string()
             } else if checked == 0 {
                 "No file checked.".to_string()

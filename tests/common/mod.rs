@@ -33,3 +33,21 @@ pub fn tree(files: &[(&str, &str)]) -> tempfile::TempDir {
     }
     dir
 }
+
+/// interlint with `input` on standard input.
+pub fn interlint_stdin(dir: &Path, args: &[&str], input: &str) -> Output {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_interlint"))
+        .args(args)
+        .current_dir(dir)
+        .env("NO_COLOR", "1")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("interlint starts");
+    if let Some(mut stdin) = child.stdin.take() {
+        stdin.write_all(input.as_bytes()).expect("written");
+    }
+    child.wait_with_output().expect("interlint ends")
+}
