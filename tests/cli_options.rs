@@ -297,7 +297,11 @@ fn rules_as_json() {
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let rules: Vec<serde_json::Value> = serde_json::from_str(&stdout(&o)).expect("JSON");
     let text = stdout(&interlint(dir.path(), &["rules"]));
-    assert_eq!(rules.len(), text.lines().count() - 1);
+    let rows = text
+        .lines()
+        .filter(|l| !l.starts_with(' ') && !l.starts_with("code"))
+        .count();
+    assert_eq!(rules.len(), rows);
     let mig009 = rules.iter().find(|r| r["code"] == "MIG009").expect("MIG009");
     assert_eq!(mig009["name"], "deprecated-model-id");
     assert!(
@@ -337,4 +341,43 @@ fn completions_offer_rule_codes() {
     let o = interlint(dir.path(), &["explain", "all"]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert!(stdout(&o).starts_with("MIG001 ") && stdout(&o).contains("\nMCP007 "));
+}
+
+#[test]
+fn rules_fit_the_width_with_the_whole_text_in_json() {
+    let dir = tree(&[]);
+    for columns in [60usize, 80, 120] {
+        let o = std::process::Command::new(env!("CARGO_BIN_EXE_interlint"))
+            .arg("rules")
+            .current_dir(dir.path())
+            .env("COLUMNS", columns.to_string())
+            .output()
+            .expect("the binary runs");
+        let text = stdout(&o);
+        for line in text.lines() {
+            assert!(line.chars().count() <= columns, "{columns}: {line:?}");
+        }
+        // Every rule is there, its summary whole once the lines are joined.
+        let joined = text.split_whitespace().collect::<Vec<_>>().join(" ");
+        assert!(
+            joined.contains("MIG009 deprecated-model-id safe or unsafe"),
+            "{joined}"
+        );
+        assert!(
+            joined.contains(
+                "A call of the predecessor create-content API (`generate_content`, `generateContent`)"
+            ),
+            "{joined}"
+        );
+    }
+    // The fix column's whole sentence is in the JSON.
+    let o = interlint(dir.path(), &["rules", "--format", "json"]);
+    let rules: Vec<serde_json::Value> = serde_json::from_str(&stdout(&o)).expect("JSON");
+    let mig009 = rules.iter().find(|r| r["code"] == "MIG009").expect("MIG009");
+    assert!(
+        mig009["fix"]
+            .as_str()
+            .is_some_and(|f| f.contains("unsafe in prose")),
+        "{mig009}"
+    );
 }

@@ -46,27 +46,102 @@ pub(super) fn print_rules(format: RulesFormat) -> anyhow::Result<u8> {
         out.flush()?;
         return Ok(EXIT_CLEAN);
     }
+    // The table fits the terminal: the fix column says none, safe, unsafe or "safe or unsafe"
+    // (the whole sentence is in `--format json` and `explain`), and the summary wraps under
+    // itself.
     let name_width = all_rules().iter().map(|r| r.meta().name.len()).max().unwrap_or(4);
-    let fix_width = all_rules().iter().map(|r| fix(r.meta()).len()).max().unwrap_or(3);
-    writeln!(
-        out,
-        "{:<8} {:<name_width$} {:<fix_width$} summary (surfaces)",
-        "code", "name", "fix"
-    )?;
+    let fix_width = all_rules()
+        .iter()
+        .map(|r| short_fix(r.meta()).len())
+        .max()
+        .unwrap_or(3);
+    let indent = 8 + 1 + name_width + 1 + fix_width + 1;
+    let width = table_width();
+    // Too narrow for a summary beside the columns: it goes under them, indented.
+    let (indent, beside) = match width.saturating_sub(indent) >= 40 {
+        true => (indent, true),
+        false => (4, false),
+    };
+    let header = format!("{:<8} {:<name_width$} {:<fix_width$}", "code", "name", "fix");
+    match beside {
+        true => writeln!(out, "{header} summary (surfaces)")?,
+        false => writeln!(out, "{}\n    summary (surfaces)", header.trim_end())?,
+    }
     for rule in all_rules() {
         let m = rule.meta();
-        writeln!(
-            out,
-            "{:<8} {:<name_width$} {:<fix_width$} {} ({})",
+        let text = format!("{} ({})", m.summary, m.surfaces);
+        let lines = wrap(&text, width.saturating_sub(indent));
+        let mut lines = lines.iter();
+        let row = format!(
+            "{:<8} {:<name_width$} {:<fix_width$}",
             m.code,
             m.name,
-            fix(m),
-            m.summary,
-            m.surfaces
-        )?;
+            short_fix(m)
+        );
+        match beside {
+            true => writeln!(out, "{row} {}", lines.next().map_or("", String::as_str))?,
+            false => writeln!(out, "{}", row.trim_end())?,
+        }
+        for line in lines {
+            writeln!(out, "{:indent$}{line}", "")?;
+        }
     }
     out.flush()?;
     Ok(EXIT_CLEAN)
+}
+
+/// A rule's fix in a word or three: "none", "safe", "unsafe" or "safe or unsafe".
+fn short_fix(m: &crate::diagnostic::RuleMeta) -> &'static str {
+    let label = registry::fix_label(m);
+    let unsafe_ = label.contains("unsafe");
+    let safe = label.replace("unsafe", "").contains("safe");
+    match (safe, unsafe_) {
+        (true, true) => "safe or unsafe",
+        (true, false) => "safe",
+        (false, true) => "unsafe",
+        (false, false) => "none",
+    }
+}
+
+/// The width `rules` fits: the terminal's, else `COLUMNS`, else 100 columns.
+fn table_width() -> usize {
+    if let Some((terminal_size::Width(w), _)) = terminal_size::terminal_size_of(io::stdout()) {
+        return usize::from(w);
+    }
+    std::env::var("COLUMNS")
+        .ok()
+        .and_then(|c| c.trim().parse().ok())
+        .filter(|&c: &usize| c > 0)
+        .unwrap_or(100)
+}
+
+/// Words of `text` in lines of at most `width` characters (a longer word on a line of its own);
+/// under 20 columns, one line.
+fn wrap(text: &str, width: usize) -> Vec<String> {
+    if width < 20 {
+        return vec![text.to_string()];
+    }
+    let mut lines: Vec<String> = Vec::new();
+    let mut line = String::new();
+    // A word longer than a line is cut into lines of its own.
+    let chunks = text.split_whitespace().flat_map(|word| {
+        let chars: Vec<char> = word.chars().collect();
+        chars
+            .chunks(width)
+            .map(|c| c.iter().collect::<String>())
+            .collect::<Vec<_>>()
+    });
+    for word in chunks {
+        if !line.is_empty() && line.chars().count() + 1 + word.chars().count() > width {
+            lines.push(std::mem::take(&mut line));
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(&word);
+    }
+    lines.push(line);
+    lines
 }
 
 /// Generated whole, then written: clap_complete panics on a write error.
