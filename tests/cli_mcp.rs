@@ -44,6 +44,16 @@ impl Client {
         client
     }
 
+    /// Sends one line as it is, and returns the next line the server writes.
+    fn send_raw(&mut self, line: &str) -> Value {
+        let stdin = self.stdin.as_mut().expect("stdin open");
+        writeln!(stdin, "{line}").expect("write");
+        stdin.flush().expect("flush");
+        let mut reply = String::new();
+        self.stdout.read_line(&mut reply).expect("read");
+        serde_json::from_str(&reply).unwrap_or_else(|e| panic!("not JSON-RPC ({e}): {reply}"))
+    }
+
     fn send(&mut self, message: Value) {
         let stdin = self.stdin.as_mut().expect("stdin open");
         writeln!(stdin, "{message}").expect("write");
@@ -372,5 +382,61 @@ fn bad_input_and_paths_outside_the_root_are_error_results() {
         std::fs::read_to_string(&secret).expect("read"),
         "M = \"gemini-2.0-flash\"\n"
     );
+    client.finish();
+}
+
+#[test]
+fn lines_that_are_not_messages_get_json_rpc_errors() {
+    let dir = common::tree(&[]);
+    let mut client = Client::start(dir.path());
+    let parse = client.send_raw("{not json");
+    assert_eq!(parse["error"]["code"], -32700, "{parse}");
+    assert_eq!(parse["id"], Value::Null);
+    let invalid = client.send_raw(r#"{"id": 7, "hello": "world"}"#);
+    assert_eq!(invalid["error"]["code"], -32600, "{invalid}");
+    assert_eq!(invalid["id"], 7);
+    // The session goes on.
+    let listed = client.request("tools/list", json!({}));
+    assert!(listed["result"]["tools"].is_array(), "{listed}");
+    client.finish();
+}
+
+#[test]
+fn fix_pages_its_diffs_as_it_says() {
+    let files: Vec<(String, String)> = (0..3)
+        .map(|i| {
+            (
+                format!("app{i}.py"),
+                format!("MODEL = \"gemini-2.0-flash\"  # {i}\n"),
+            )
+        })
+        .collect();
+    let refs: Vec<(&str, &str)> = files.iter().map(|(p, t)| (p.as_str(), t.as_str())).collect();
+    let dir = common::tree(&refs);
+    let mut client = Client::start(dir.path());
+    let (first, error) = client.call("interlint_fix", json!({"limit": 2}));
+    assert!(!error, "{first}");
+    assert_eq!(first.matches("```diff").count(), 2, "{first}");
+    assert!(
+        first.contains("Shown: the diffs of files 1 to 2 of 3. More: call interlint_fix again with dry_run true and offset 2."),
+        "{first}"
+    );
+    let (rest, _) = client.call("interlint_fix", json!({"limit": 2, "offset": 2}));
+    assert_eq!(rest.matches("```diff").count(), 1, "{rest}");
+    assert!(rest.contains("app2.py") && !rest.contains("More:"), "{rest}");
+    let page = client.call_json("interlint_fix", json!({"limit": 1}));
+    assert_eq!(page["next_offset"], 1, "{page}");
+    assert_eq!(page["files"].as_array().map(Vec::len), Some(1));
+    // Applied: every file is written, and the message says where the other diffs are.
+    let (applied, _) = client.call("interlint_fix", json!({"dry_run": false, "limit": 1}));
+    assert!(applied.starts_with("Applied 3 fixes in 3 files"), "{applied}");
+    assert!(
+        applied.contains("every file was written; read the other diffs with `git diff`"),
+        "{applied}"
+    );
+    for (path, _) in &files {
+        let text = std::fs::read_to_string(dir.path().join(path)).expect("read");
+        assert!(text.contains("gemini-3.5-flash"), "{path}: {text}");
+    }
     client.finish();
 }

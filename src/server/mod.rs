@@ -92,15 +92,125 @@ pub fn serve(root: Option<&Path>) -> anyhow::Result<u8> {
     );
     runtime.block_on(async {
         let server = Server { root: Arc::new(root) };
+        let (transport, writer) = checked_stdio();
         let service = server
-            .serve(rmcp::transport::stdio())
+            .serve(transport)
             .await
             .map_err(|e| anyhow::anyhow!("the client did not start a session: {e}"))?;
         service
             .waiting()
             .await
             .map_err(|e| anyhow::anyhow!("the server stopped: {e}"))?;
+        // Every reply written before the process ends.
+        let _ = writer.await;
         anyhow::Ok(())
     })?;
     Ok(0)
+}
+
+/// Standard input and output for the protocol, with one check rmcp leaves out: a line that is
+/// not JSON gets a JSON-RPC parse error (`-32700`), and JSON that is not a message an invalid
+/// request error (`-32600`), where rmcp drops both without a word. The lines that are messages
+/// go on to rmcp; its replies and these errors reach standard output whole, one line each.
+fn checked_stdio() -> (
+    (tokio::io::DuplexStream, tokio::io::DuplexStream),
+    tokio::task::JoinHandle<std::io::Result<()>>,
+) {
+    use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+    const BUFFER: usize = 1 << 16;
+    let (server_in, mut client_in) = tokio::io::duplex(BUFFER);
+    let (server_out, client_out) = tokio::io::duplex(BUFFER);
+    let (lines, mut to_write) = tokio::sync::mpsc::unbounded_channel::<String>();
+    let errors = lines.clone();
+    tokio::spawn(async move {
+        let mut input = BufReader::new(tokio::io::stdin()).lines();
+        while let Ok(Some(line)) = input.next_line().await {
+            if line.trim().is_empty() {
+                continue;
+            }
+            match rejected(&line) {
+                Some(reply) => {
+                    let _ = errors.send(reply);
+                }
+                None => {
+                    if client_in.write_all(format!("{line}\n").as_bytes()).await.is_err() {
+                        break;
+                    }
+                }
+            }
+        }
+        // The end of the input ends the session: rmcp reads the end of its stream.
+        let _ = client_in.shutdown().await;
+    });
+    tokio::spawn(async move {
+        let mut replies = BufReader::new(client_out).lines();
+        while let Ok(Some(line)) = replies.next_line().await {
+            if lines.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    let writer = tokio::spawn(async move {
+        let mut out = tokio::io::stdout();
+        while let Some(line) = to_write.recv().await {
+            out.write_all(format!("{line}\n").as_bytes()).await?;
+            out.flush().await?;
+        }
+        Ok(())
+    });
+    ((server_in, server_out), writer)
+}
+
+/// The JSON-RPC error reply to a line that is not a message; `None` for a message.
+fn rejected(line: &str) -> Option<String> {
+    let reply = |id: &serde_json::Value, code: i32, message: String| {
+        serde_json::json!({"jsonrpc": "2.0", "id": id, "error": {"code": code, "message": message}})
+            .to_string()
+    };
+    let value: serde_json::Value = match serde_json::from_str(line) {
+        Ok(value) => value,
+        Err(e) => {
+            return Some(reply(
+                &serde_json::Value::Null,
+                -32700,
+                format!("Parse error: {e}"),
+            ));
+        }
+    };
+    let is_message = value.as_object().is_some_and(|o| {
+        o.get("jsonrpc").and_then(|v| v.as_str()) == Some("2.0")
+            && (o.contains_key("method") || o.contains_key("result") || o.contains_key("error"))
+    });
+    if is_message {
+        return None;
+    }
+    let id = value.get("id").cloned().unwrap_or(serde_json::Value::Null);
+    Some(reply(
+        &id,
+        -32600,
+        "Invalid Request: not a JSON-RPC 2.0 message (jsonrpc \"2.0\" and a method, or a result or error)"
+            .into(),
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn lines_that_are_not_messages_get_errors() {
+        let parse = super::rejected("{not json").unwrap_or_default();
+        assert!(
+            parse.contains("-32700") && parse.contains("\"id\":null"),
+            "{parse}"
+        );
+        let invalid = super::rejected(r#"{"id": 3, "x": 1}"#).unwrap_or_default();
+        assert!(
+            invalid.contains("-32600") && invalid.contains("\"id\":3"),
+            "{invalid}"
+        );
+        assert_eq!(
+            super::rejected(r#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#),
+            None
+        );
+        assert_eq!(super::rejected(r#"{"jsonrpc":"2.0","id":1,"result":{}}"#), None);
+    }
 }

@@ -138,6 +138,8 @@ fn all_definitions(c: &Conventions) -> Vec<Definition> {
                     "ignore": ignore,
                     "unsafe_fixes": {"type": "boolean", "default": false, "description": "Also apply unsafe fixes"},
                     "dry_run": {"type": "boolean", "default": true, "description": "Only show the diff; write nothing"},
+                    "limit": integer(c, "limit", "File diffs per page (the fix itself is never paged)"),
+                    "offset": integer(c, "offset", "File diffs to skip (next_offset of the previous page)"),
                     "response_format": response_format(c),
                 }),
                 &[],
@@ -520,11 +522,13 @@ fn fix(root: &Path, args: &Arguments) -> Result<String, String> {
             plural(remaining, "finding", "findings")
         ),
     };
-    // The files' diffs are the items: all of them, cut to fit the limit.
+    // The files' diffs are the items, a page of them; the fix itself is whole. A dry run is
+    // paged by calling it again with the next offset; an applied fix's other diffs are gone
+    // from here (the files are written), and the message says where to read them.
     Ok(page::render(
         &diffs,
-        0,
-        diffs.len(),
+        args.number("offset"),
+        args.number("limit"),
         args.c.character_limit,
         "file diffs",
         |items, info| {
@@ -546,10 +550,23 @@ fn fix(root: &Path, args: &Arguments) -> Result<String, String> {
                 let fence = fence(diff);
                 text.push_str(&format!("\n{fence}diff\n{diff}{fence}\n"));
             }
-            if let Some(message) = &info.truncation_message {
-                text.push_str(&format!(
-                    "\n{message} (The fix itself is whole: only the diff shown is cut; narrow paths to see a file's diff.)\n"
-                ));
+            if let Some(next) = info.next_offset {
+                let shown = format!(
+                    "Shown: the diffs of files {} to {} of {}.",
+                    info.offset + 1,
+                    next,
+                    info.total
+                );
+                text.push_str(&match dry_run {
+                    true => format!("\n{shown} More: call {FIX} again with dry_run true and offset {next}.\n"),
+                    false => format!(
+                        "\n{shown} The fix itself is whole: every file was written; read the other diffs with \
+                         `git diff` (calling {FIX} again changes nothing).\n"
+                    ),
+                });
+            }
+            if let Some(message) = info.truncation_message.as_ref().filter(|_| dry_run) {
+                text.push_str(&format!("\n{message}\n"));
             }
             if !notices.is_empty() {
                 text.push_str("\nNotices:\n");
