@@ -33,7 +33,7 @@ impl Rule for UpstreamTimeout {
                     &META,
                     Severity::Warning,
                     format!(
-                        "`{}` sets no timeout; the document's limit for upstream calls is {} ms",
+                        "`{}` sets no timeout; the tool-server conventions limit upstream calls to {} ms",
                         call.what, conventions.timeout_ms
                     ),
                     call.range.clone(),

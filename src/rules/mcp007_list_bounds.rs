@@ -10,7 +10,7 @@ pub struct ListBounds;
 static META: RuleMeta = RuleMeta {
     code: "MCP007",
     name: "list-bounds",
-    summary: "A list or search tool whose limit, offset or query bounds differ from the document's",
+    summary: "A list or search tool whose limit, offset or query bounds differ from the tool-server conventions",
     surfaces: "Python and TypeScript tool servers",
     fix: FixAvailability::None,
     fix_safety: "none",
@@ -50,7 +50,7 @@ impl Rule for ListBounds {
                 let differences = differences(&want, &input.bound);
                 if !differences.is_empty() {
                     problems.push(format!(
-                        "`{}` has {} (the document's: {})",
+                        "`{}` has {} (the tool-server conventions: {})",
                         input.name,
                         differences.join(", "),
                         describe(&want)
@@ -67,7 +67,7 @@ impl Rule for ListBounds {
                     format!("{}: {}", super::mcp::tool_name(&tool.name), problems.join("; ")),
                     tool.range.clone(),
                 )
-                .with_suggestion("Bound the inputs as the document does: limit 1 to 100 (default 20), offset at least 0, query 2 to 200 characters"),
+                .with_suggestion("Bound the inputs as the tool-server conventions do: limit 1 to 100 (default 20), offset at least 0, query 2 to 200 characters"),
             );
         }
     }
