@@ -141,6 +141,25 @@ mod tests {
         select_rules(&s, &i).iter().map(|r| r.meta().code).collect()
     }
 
+    /// What users read (`explain`, `rules`, hovers) names facts, never a document they do not
+    /// have.
+    #[test]
+    fn rule_pages_cite_no_document_the_user_lacks() {
+        let cited = regex::Regex::new(r"(?i)source document|\bsection \d|\bSPEC section|migration rule \d")
+            .expect("valid regex");
+        for rule in all_rules() {
+            let m = rule.meta();
+            for text in [m.doc, m.summary, m.fix_safety, m.surfaces] {
+                assert!(
+                    !cited.is_match(text),
+                    "{}: {:?}",
+                    m.code,
+                    cited.find(text).map(|f| f.as_str())
+                );
+            }
+        }
+    }
+
     #[test]
     fn selection() {
         let all: Vec<&str> = all_rules().iter().map(|r| r.meta().code).collect();

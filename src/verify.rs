@@ -40,6 +40,44 @@ struct Check {
     detail: String,
 }
 
+/// `--base-url`'s help, with the default of rules/endpoint.toml.
+pub fn help_base_url() -> String {
+    format!(
+        "The service's base URL [default: {}]",
+        MATCHER.endpoint.verify.base_url
+    )
+}
+
+/// `--api-key-env`'s help, with the default of rules/endpoint.toml.
+pub fn help_api_key_env() -> String {
+    format!(
+        "The environment variable holding the API key (never printed) [default: {}]",
+        MATCHER.endpoint.verify.api_key_env
+    )
+}
+
+/// `--model`'s help, with the newest generation of rules/models.toml.
+pub fn help_model() -> String {
+    match default_model() {
+        Ok(model) => format!("The model to ask [default: {model}]"),
+        Err(_) => "The model to ask".to_string(),
+    }
+}
+
+/// [`verify`], with an error written as JSON on the output under `--format json` (a program
+/// reading it gets JSON whatever happens); exit status 2 for it, as for every error.
+pub fn verify_or_report(options: &Options, out: &mut dyn std::io::Write) -> anyhow::Result<u8> {
+    match verify(options, out) {
+        Err(e) if options.json => {
+            let document = json!({"passed": false, "error": format!("{e:#}")});
+            writeln!(out, "{document}")?;
+            out.flush()?;
+            Ok(2)
+        }
+        outcome => outcome,
+    }
+}
+
 /// Runs the verification; returns the exit status (0: every check passed, 1: one failed). An
 /// error (a usage error, no key, the network, an HTTP error status, a reply that is not JSON)
 /// is `Err`: the checks could not be made (exit 2).
@@ -156,7 +194,7 @@ pub fn verify(options: &Options, out: &mut dyn std::io::Write) -> anyhow::Result
             "checks": checks.iter().map(|c| json!({"name": c.name, "passed": c.passed, "detail": c.detail})).collect::<Vec<_>>(),
             "passed": passed == checks.len(),
         });
-        writeln!(out, "{}", scrub(&document.to_string(), &key))?;
+        writeln!(out, "{document}")?;
     } else {
         let mut text = format!(
             "POST {url} (model {model}, {}: {})\n",
@@ -177,7 +215,7 @@ pub fn verify(options: &Options, out: &mut dyn std::io::Write) -> anyhow::Result
             ));
         }
         text.push_str(&format!("{passed} of {} checks passed.\n", checks.len()));
-        write!(out, "{}", scrub(&text, &key))?;
+        write!(out, "{text}")?;
     }
     out.flush()?;
     Ok(if passed == checks.len() { 0 } else { 1 })
@@ -298,12 +336,26 @@ impl Client {
                 scrub(&quote(&text), &self.key)
             );
         }
-        serde_json::from_str(&text).map_err(|e| {
+        let mut reply: Value = serde_json::from_str(&text).map_err(|e| {
             anyhow::anyhow!(
                 "turn {turn}: the reply (HTTP {status}) is not JSON ({e}): {}",
                 scrub(&quote(&text), &self.key)
             )
-        })
+        })?;
+        // What the server sends is all that can hold the key (an echoed header): only its
+        // text is masked, never interlint's own.
+        scrub_value(&mut reply, &self.key);
+        Ok(reply)
+    }
+}
+
+/// Every string of a reply, with the key masked.
+fn scrub_value(value: &mut Value, key: &str) {
+    match value {
+        Value::String(text) if !key.is_empty() && text.contains(key) => *text = scrub(text, key),
+        Value::Array(items) => items.iter_mut().for_each(|v| scrub_value(v, key)),
+        Value::Object(members) => members.values_mut().for_each(|v| scrub_value(v, key)),
+        _ => {}
     }
 }
 

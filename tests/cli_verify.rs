@@ -391,3 +391,67 @@ fn a_refused_connection_and_a_bad_url_are_errors() {
         "error: --base-url ftp://example.com: not an http:// or https:// URL\n"
     );
 }
+
+/// A service that answers every turn with the same reply, whatever the key.
+fn constant(text: &'static str) -> Box<Scenario> {
+    Box::new(move |_, _| (200, reply("int-0", output(text)), Duration::ZERO))
+}
+
+#[test]
+fn a_short_key_masks_only_what_the_service_echoes() {
+    // A one-letter key: interlint's own words ("passed", "steps") keep their letters.
+    let (base, _) = mock(constant("OK s"));
+    let o = verify(&base, Some("s"), &["--format", "json"]);
+    let document: Value =
+        serde_json::from_slice(&o.stdout).unwrap_or_else(|e| panic!("JSON ({e}): {}", text(&o.stdout)));
+    assert_eq!(document["passed"], false, "{document}");
+    assert_eq!(document["checks"][0]["name"], "steps");
+    assert_eq!(document["checks"][0]["detail"], "the reply has 2 steps");
+    // The service's text is masked.
+    assert_eq!(
+        document["checks"][1]["detail"],
+        "a `model_output` step has the text \"OK ***\""
+    );
+    let (base, _) = mock(constant("OK"));
+    let o = verify(&base, Some("s"), &[]);
+    let stdout = text(&o.stdout);
+    assert!(
+        stdout.contains("\npass steps         the reply has 2 steps\n"),
+        "{stdout}"
+    );
+    assert!(stdout.ends_with("2 of 3 checks passed.\n"), "{stdout}");
+}
+
+#[test]
+fn errors_are_json_under_format_json() {
+    let o = verify("http://127.0.0.1:9", None, &["--format", "json"]);
+    assert_eq!(o.status.code(), Some(2));
+    let document: Value =
+        serde_json::from_slice(&o.stdout).unwrap_or_else(|e| panic!("JSON ({e}): {}", text(&o.stdout)));
+    assert_eq!(document["passed"], false);
+    assert!(
+        document["error"]
+            .as_str()
+            .is_some_and(|e| e.contains("GEMINI_API_KEY")),
+        "{document}"
+    );
+}
+
+#[test]
+fn help_shows_the_real_defaults() {
+    let o = Command::new(env!("CARGO_BIN_EXE_interlint"))
+        .args(["verify", "--help"])
+        .output()
+        .expect("run");
+    let help = text(&o.stdout);
+    assert!(
+        help.contains("[default: https://generativelanguage.googleapis.com]"),
+        "{help}"
+    );
+    assert!(help.contains("[default: GEMINI_API_KEY]"), "{help}");
+    assert!(help.contains("[default: gemini-3.5-flash]"), "{help}");
+    assert!(
+        !help.contains("source document") && !help.contains("rules/endpoint.toml"),
+        "{help}"
+    );
+}

@@ -59,21 +59,17 @@ enum Command {
     },
     /// Print a shell completion script.
     Completions { shell: clap_complete::Shell },
-    /// Verify a migration against the live service (source document, end of section 9): one
-    /// create-interaction call must return steps with a model_output text, and a second call
+    /// Verify a migration against the live service, as the migration guide's last step does:
+    /// one create-interaction call must return steps with a model_output text, and a second call
     /// with previous_interaction_id must keep the context (a code word planted in turn one is
     /// asked for in turn two). Exit 0 when every check passes, 1 when one fails, 2 when the
     /// checks cannot be made. The only command that uses the network.
     Verify {
-        /// The service's base URL [default: base-url of rules/endpoint.toml]
-        #[arg(long, value_name = "URL")]
+        #[arg(long, value_name = "URL", help = crate::verify::help_base_url())]
         base_url: Option<String>,
-        /// The environment variable holding the API key (never printed) [default:
-        /// api-key-env of rules/endpoint.toml, GEMINI_API_KEY]
-        #[arg(long, value_name = "VAR")]
+        #[arg(long, value_name = "VAR", help = crate::verify::help_api_key_env())]
         api_key_env: Option<String>,
-        /// The model to ask [default: the newest generation of rules/models.toml]
-        #[arg(long, value_name = "ID")]
+        #[arg(long, value_name = "ID", help = crate::verify::help_model())]
         model: Option<String>,
         #[arg(long, value_enum, default_value_t = RulesFormat::Text)]
         format: RulesFormat,
@@ -243,7 +239,7 @@ pub fn main() -> ExitCode {
             model,
             format,
             timeout,
-        }) => crate::verify::verify(
+        }) => crate::verify::verify_or_report(
             &crate::verify::Options {
                 base_url,
                 api_key_env,
