@@ -104,6 +104,8 @@ pub struct FixOutcome {
     pub fixed: Vec<&'static RuleMeta>,
     /// Findings of `text`.
     pub remaining: Vec<Diagnostic>,
+    /// Findings of the text before any fix: those resolved are this less `remaining`.
+    pub found: usize,
     pub status: FixStatus,
     /// Fixes left out, each with why; the rest of the file's fixes are applied.
     pub dropped: Vec<DroppedFix>,
@@ -219,6 +221,7 @@ pub fn fix_text(
             return FixOutcome {
                 text: text.to_string(),
                 fixed: Vec::new(),
+                found: original.len(),
                 remaining: original,
                 status: FixStatus::NotConverged {
                     rules: rules.into_iter().collect(),
@@ -353,6 +356,7 @@ pub fn fix_text(
         text: current,
         fixed,
         remaining,
+        found: original.len(),
         status: FixStatus::Done,
         dropped,
     }

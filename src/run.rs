@@ -65,6 +65,10 @@ pub struct FileReport {
     pub places: Vec<Place>,
     /// The rule of each fix applied (or, under `--diff`, that would be applied).
     pub fixed: Vec<&'static crate::registry::RuleMeta>,
+    /// Under `--fix` or `--diff`: the findings of the file before its fixes. Those resolved
+    /// (this less the findings left) are what the summary counts as fixed, so that fixed and
+    /// remaining add up to the findings a check reports.
+    pub found: Option<usize>,
     /// Under `--diff` or for standard input: the original and fixed text.
     pub change: Option<(String, String)>,
     /// Under `--add-noqa`: the suppression comments added or extended.
@@ -377,7 +381,8 @@ fn has_safe_fix_of(report: &FileReport, compared: &crate::tables::ComparedInTest
     })
 }
 
-fn check_path(path: &Path, settings: &Settings, options: RunOptions) -> FileReport {
+/// Reads and checks one file (fixes, with `options`, are written back under `Apply`).
+pub fn check_path(path: &Path, settings: &Settings, options: RunOptions) -> FileReport {
     let cannot_read = |e: std::io::Error| {
         FileReport::notice(path, Notice::Error(format!("cannot read: {}", describe_io(&e))))
     };
@@ -642,6 +647,7 @@ fn check_source(
         )));
     }
     report.fixed = outcome.fixed;
+    report.found = Some(outcome.found);
     report.diagnostics = outcome.remaining;
     if outcome.text != source.text {
         if options.mode == FixMode::Apply
@@ -653,6 +659,7 @@ fn check_source(
             // Nothing was written: the findings are those of the file as it is.
             report.fixed = Vec::new();
             report.diagnostics = crate::engine::lint_text(settings, rules, path, surface, &source.text);
+            report.found = Some(report.diagnostics.len());
             report.text = Some(source);
             return report;
         }

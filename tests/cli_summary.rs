@@ -157,3 +157,71 @@ fn a_closed_output_ends_quietly_and_a_full_one_is_an_error() {
         }
     }
 }
+
+/// The numbers of a summary, in order.
+fn numbers(line: &str) -> Vec<usize> {
+    line.split(|c: char| !c.is_ascii_digit())
+        .filter_map(|n| n.parse().ok())
+        .collect()
+}
+
+/// Copies the demo repository into a fresh folder.
+fn demo() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let copy = |from: &std::path::Path, to: &std::path::Path| {
+        for entry in walk(from) {
+            let target = to.join(entry.strip_prefix(from).expect("under"));
+            std::fs::create_dir_all(target.parent().expect("a parent")).expect("folders");
+            std::fs::copy(&entry, &target).expect("copied");
+        }
+    };
+    copy(std::path::Path::new("fixtures/demo"), dir.path());
+    dir
+}
+
+fn walk(folder: &std::path::Path) -> Vec<std::path::PathBuf> {
+    let mut files = Vec::new();
+    for entry in std::fs::read_dir(folder).expect("a folder").flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            files.extend(walk(&path));
+        } else {
+            files.push(path);
+        }
+    }
+    files
+}
+
+#[test]
+fn the_summary_adds_up() {
+    let dir = demo();
+    let last = |o: &std::process::Output, err: bool| {
+        let text = if err { stderr(o) } else { stdout(o) };
+        text.lines().last().unwrap_or_default().to_string()
+    };
+    let check = last(&interlint(dir.path(), &[]), false);
+    let [found, fixable, more] = numbers(&check)[..] else {
+        panic!("{check}");
+    };
+    assert!(check.starts_with("Found") && more > 0, "{check}");
+    // --diff fixes what check said, and the rest remains.
+    let diff = last(&interlint(dir.path(), &["--diff"]), true);
+    assert_eq!(numbers(&diff), [fixable, found - fixable], "{check} / {diff}");
+    let diff = last(&interlint(dir.path(), &["--diff", "--unsafe-fixes"]), true);
+    assert_eq!(
+        numbers(&diff),
+        [fixable + more, found - fixable - more],
+        "{check} / {diff}"
+    );
+    let unsafe_check = last(&interlint(dir.path(), &["--unsafe-fixes"]), false);
+    assert_eq!(numbers(&unsafe_check), [found, fixable + more], "{unsafe_check}");
+    // --fix: the findings of the check, fixed and remaining.
+    let fixed = last(&interlint(dir.path(), &["--fix", "--unsafe-fixes"]), false);
+    assert_eq!(
+        numbers(&fixed),
+        [found, fixable + more, found - fixable - more],
+        "{fixed}"
+    );
+    let after = last(&interlint(dir.path(), &[]), false);
+    assert_eq!(numbers(&after)[0], found - fixable - more, "{after}");
+}

@@ -225,6 +225,9 @@ pub(super) fn check_paths(args: &CheckArgs, settings: &mut Settings, cwd: &Path)
         let mut counts = Counts::new(&reports, walked.files.len());
         counts.errors += walked.errors.len();
         counts.nothing_checked = nothing_checked(args, settings, walked.files.len());
+        count_would_fix(&mut counts, &reports, args, &|r, unsafe_fixes| {
+            run::check_path(&r.path, settings, diff_options(unsafe_fixes))
+        });
         return write_report(args, &reports, &counts, had_error, cwd, &mut out);
     }
     let walked = walk::collect(&paths, settings, threads, args.force_exclude);
@@ -257,7 +260,62 @@ pub(super) fn check_paths(args: &CheckArgs, settings: &mut Settings, cwd: &Path)
     let mut counts = Counts::new(&reports, walked.files.len());
     counts.errors += walked.errors.len();
     counts.nothing_checked = nothing_checked(args, settings, walked.files.len());
+    if mode(args) == FixMode::Check {
+        count_would_fix(&mut counts, &reports, args, &|r, unsafe_fixes| {
+            run::check_path(&r.path, settings, diff_options(unsafe_fixes))
+        });
+    }
     write_report(args, &reports, &counts, had_error, cwd, &mut out)
+}
+
+fn diff_options(unsafe_fixes: bool) -> RunOptions {
+    RunOptions {
+        mode: FixMode::Diff,
+        unsafe_fixes,
+        snippets: false,
+        keep_changes: false,
+    }
+}
+
+/// The summary of a check counts as fixable what `--fix` (and `--unsafe-fixes`) would
+/// resolve, found by running the fix loop on the files with a fix, so that the count is what
+/// `--diff` then says: a fix of a migration unit also resolves findings that carry no fix of
+/// their own (the result's reads), and a fix can make another possible in a later pass. Only
+/// for a summary people read: JSON and SARIF carry each finding's own fix.
+fn count_would_fix(
+    counts: &mut Counts,
+    reports: &[FileReport],
+    args: &CheckArgs,
+    rerun: &(dyn Fn(&FileReport, bool) -> FileReport + Sync),
+) {
+    use rayon::prelude::*;
+    let format = args.format.unwrap_or(Format::Text);
+    if args.quiet || !matches!(format, Format::Text | Format::Concise) {
+        return;
+    }
+    let resolved = |unsafe_fixes: bool| -> usize {
+        reports
+            .par_iter()
+            .filter(|r| {
+                r.diagnostics
+                    .iter()
+                    .any(|d| d.applicable_fix(unsafe_fixes).is_some())
+            })
+            .map(|r| {
+                let again = rerun(r, unsafe_fixes);
+                again
+                    .found
+                    .map_or(0, |found| found.saturating_sub(again.diagnostics.len()))
+            })
+            .sum()
+    };
+    let safe = resolved(false);
+    let with_unsafe = match counts.unsafe_fixable {
+        0 => safe,
+        _ => resolved(true),
+    };
+    counts.fixable = safe;
+    counts.unsafe_fixable = with_unsafe.saturating_sub(safe);
 }
 
 /// Why no rule ran on any file, when none did: said instead of "All checks passed.", as ruff
@@ -350,7 +408,7 @@ fn write_report(
 ) -> anyhow::Result<u8> {
     let format = args.format.unwrap_or(Format::Text);
     let style = style(args);
-    let fixed = args.exit_non_zero_on_fix && counts.fixed > 0;
+    let fixed = args.exit_non_zero_on_fix && counts.applied > 0;
     if mode(args) == FixMode::Diff {
         let mut changed = false;
         for report in reports {
@@ -370,7 +428,7 @@ fn write_report(
         if !args.quiet {
             eprintln!("{}", fix_only_summary(counts));
         }
-        let fixed = args.exit_non_zero_on_fix && counts.fixed > 0;
+        let fixed = args.exit_non_zero_on_fix && counts.applied > 0;
         return Ok(exit_code(had_error, fixed, false));
     }
     let located = output::locate(reports, cwd);
@@ -518,9 +576,14 @@ fn check_stdin(name: &Path, settings: &Settings, args: &CheckArgs, cwd: &Path) -
     let report = run::check_bytes(name, bytes, settings, options, false);
     let mut reports = [report];
     let had_error = print_notices(&mut reports, cwd, &HashSet::from([name.to_path_buf()]), args);
-    let counts = Counts::new(&reports, 1);
+    let mut counts = Counts::new(&reports, 1);
     let mut out = output(args)?;
     if !matches!(options.mode, FixMode::Apply | FixMode::AddNoqa) {
+        if options.mode == FixMode::Check {
+            count_would_fix(&mut counts, &reports, args, &|_, unsafe_fixes| {
+                run::check_bytes(name, input.clone(), settings, diff_options(unsafe_fixes), false)
+            });
+        }
         return write_report(args, &reports, &counts, had_error, cwd, &mut out);
     }
     // The fixed text (or the text with its comments) goes to the output, the rest to stderr.
@@ -534,7 +597,7 @@ fn check_stdin(name: &Path, settings: &Settings, args: &CheckArgs, cwd: &Path) -
         if !args.quiet {
             eprintln!("{}", fix_only_summary(&counts));
         }
-        let fixed = args.exit_non_zero_on_fix && counts.fixed > 0;
+        let fixed = args.exit_non_zero_on_fix && counts.applied > 0;
         return Ok(exit_code(had_error, fixed, false));
     }
     let located = output::locate(&reports, cwd);
@@ -553,6 +616,6 @@ fn check_stdin(name: &Path, settings: &Settings, args: &CheckArgs, cwd: &Path) -
     if !args.quiet {
         writeln!(err, "{}", counts.summary(args.unsafe_fixes, true))?;
     }
-    let fixed = args.exit_non_zero_on_fix && counts.fixed > 0;
+    let fixed = args.exit_non_zero_on_fix && counts.applied > 0;
     Ok(exit_code(had_error, counts.findings > 0 || fixed, args.exit_zero))
 }

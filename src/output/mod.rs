@@ -113,7 +113,11 @@ pub struct Counts {
     pub findings: usize,
     pub fixable: usize,
     pub unsafe_fixable: usize,
+    /// Under `--fix` or `--diff`: the findings the fixes resolved (found before less found
+    /// after, per file), so that fixed + remaining = the findings of a check.
     pub fixed: usize,
+    /// Fixes applied (with `--diff`: that would be), over every pass of the fix loop.
+    pub applied: usize,
     /// Files not checked (too large, not UTF-8, binary and named), each with a line on stderr.
     pub skipped: usize,
     /// Errors printed on stderr (paths that cannot be read or walked, fixes not written).
@@ -130,7 +134,10 @@ impl Counts {
             ..Counts::default()
         };
         for report in reports {
-            counts.fixed += report.fixed.len();
+            counts.applied += report.fixed.len();
+            counts.fixed += report
+                .found
+                .map_or(0, |found| found.saturating_sub(report.diagnostics.len()));
             // Binary files found by a walk are skipped without a word, and not counted.
             counts.skipped += usize::from(report.notices.iter().any(|n| matches!(n, Notice::Skipped(_))));
             counts.errors += report
