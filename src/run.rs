@@ -418,6 +418,28 @@ pub fn check_bytes(
     options: RunOptions,
     write: bool,
 ) -> FileReport {
+    // A UTF-16 file (Windows tools write them, with a byte-order mark) is read as its text:
+    // the words are searched for, and NUL bytes looked for, in UTF-8.
+    let mut utf16 = None;
+    let bytes = if matches!(bytes.get(..2), Some([0xFF, 0xFE] | [0xFE, 0xFF])) {
+        match SourceText::decode_any(bytes) {
+            crate::source::Decoded::Text(source) => {
+                let text = source.text.clone().into_bytes();
+                utf16 = Some(source);
+                text
+            }
+            _ => {
+                return FileReport::notice(
+                    path,
+                    Notice::Skipped(
+                        "skipped: starts with a UTF-16 byte-order mark but is not valid UTF-16".into(),
+                    ),
+                );
+            }
+        }
+    } else {
+        bytes
+    };
     // Most files of a tree have none of the words: they are turned away before the path is
     // matched against `per-file-ignores`.
     let selected = settings.select(&settings.rules, path, &bytes);
@@ -437,10 +459,10 @@ pub fn check_bytes(
             .collect(),
         FixMode::Apply | FixMode::Diff => enabled,
     };
-    if memchr_nul(&bytes) {
+    if utf16.is_none() && memchr_nul(&bytes) {
         return FileReport::notice(path, Notice::Binary);
     }
-    let Some(source) = SourceText::decode(bytes) else {
+    let Some(source) = utf16.or_else(|| SourceText::decode(bytes)) else {
         return FileReport::notice(path, Notice::Skipped("skipped: not valid UTF-8".into()));
     };
     let outcome = catch_unwind(AssertUnwindSafe(|| {

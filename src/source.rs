@@ -113,6 +113,16 @@ pub fn floor_char_boundary(text: &str, mut offset: usize) -> usize {
     offset
 }
 
+/// How a file's bytes encode its text: UTF-8, or UTF-16 (always with its byte-order mark,
+/// which is how a UTF-16 file is told apart; Windows tools write them).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Encoding {
+    #[default]
+    Utf8,
+    Utf16Le,
+    Utf16Be,
+}
+
 /// The decoded contents of one file.
 #[derive(Clone, Debug)]
 pub struct SourceText {
@@ -120,6 +130,15 @@ pub struct SourceText {
     pub text: String,
     pub has_bom: bool,
     pub line_ending: LineEnding,
+    pub encoding: Encoding,
+}
+
+/// What the bytes of a file are, read for checking.
+pub enum Decoded {
+    Text(SourceText),
+    /// UTF-16 with a byte-order mark whose units are not valid UTF-16.
+    InvalidUtf16,
+    NotUtf8,
 }
 
 pub const BOM: &str = "\u{feff}";
@@ -127,8 +146,39 @@ pub const BOM: &str = "\u{feff}";
 impl SourceText {
     /// Decodes file contents. `None` when the bytes are not UTF-8.
     pub fn decode(bytes: Vec<u8>) -> Option<Self> {
-        let text = String::from_utf8(bytes).ok()?;
-        Some(Self::from_string(text))
+        match Self::decode_any(bytes) {
+            Decoded::Text(source) => Some(source),
+            Decoded::InvalidUtf16 | Decoded::NotUtf8 => None,
+        }
+    }
+
+    /// Decodes UTF-8, or UTF-16 that starts with its byte-order mark.
+    pub fn decode_any(bytes: Vec<u8>) -> Decoded {
+        let encoding = match bytes.get(..2) {
+            Some([0xFF, 0xFE]) => Encoding::Utf16Le,
+            Some([0xFE, 0xFF]) => Encoding::Utf16Be,
+            _ => {
+                return match String::from_utf8(bytes) {
+                    Ok(text) => Decoded::Text(Self::from_string(text)),
+                    Err(_) => Decoded::NotUtf8,
+                };
+            }
+        };
+        if !bytes.len().is_multiple_of(2) {
+            return Decoded::InvalidUtf16;
+        }
+        let units = bytes[2..].chunks_exact(2).map(|pair| match encoding {
+            Encoding::Utf16Be => u16::from_be_bytes([pair[0], pair[1]]),
+            _ => u16::from_le_bytes([pair[0], pair[1]]),
+        });
+        match char::decode_utf16(units).collect::<Result<String, _>>() {
+            Ok(text) => Decoded::Text(SourceText {
+                has_bom: true,
+                encoding,
+                ..Self::from_string(text)
+            }),
+            Err(_) => Decoded::InvalidUtf16,
+        }
     }
 
     pub fn from_string(mut text: String) -> Self {
@@ -144,11 +194,25 @@ impl SourceText {
             text,
             has_bom,
             line_ending,
+            encoding: Encoding::Utf8,
         }
     }
 
     /// The bytes to write back for a new text: the byte-order mark restored.
     pub fn encode(&self, text: &str) -> Vec<u8> {
+        let units = |bom: [u8; 2], unit: fn(u16) -> [u8; 2]| -> Vec<u8> {
+            let mut out = Vec::with_capacity(2 * text.len() + 2);
+            out.extend_from_slice(&bom);
+            for u in text.encode_utf16() {
+                out.extend_from_slice(&unit(u));
+            }
+            out
+        };
+        match self.encoding {
+            Encoding::Utf16Le => return units([0xFF, 0xFE], u16::to_le_bytes),
+            Encoding::Utf16Be => return units([0xFE, 0xFF], u16::to_be_bytes),
+            Encoding::Utf8 => {}
+        }
         let mut out = Vec::with_capacity(text.len() + 3);
         if self.has_bom {
             out.extend_from_slice(BOM.as_bytes());
@@ -213,5 +277,30 @@ mod tests {
         assert_eq!(source.line_ending, LineEnding::CrLf);
         assert_eq!(source.text, "a\r\nb");
         assert_eq!(source.encode("x"), b"\xEF\xBB\xBFx");
+        // UTF-16 with its byte-order mark, both orders, back to the same bytes.
+        let text = "m = \"gemini-2.0-flash\" # é𝄞\r\n";
+        for (bom, unit) in [
+            ([0xFF, 0xFE], u16::to_le_bytes as fn(u16) -> [u8; 2]),
+            ([0xFE, 0xFF], u16::to_be_bytes),
+        ] {
+            let mut bytes = bom.to_vec();
+            text.encode_utf16()
+                .for_each(|u| bytes.extend_from_slice(&unit(u)));
+            let Decoded::Text(source) = SourceText::decode_any(bytes.clone()) else {
+                panic!("UTF-16 decodes");
+            };
+            assert_eq!(source.text, text);
+            assert_eq!(source.line_ending, LineEnding::CrLf);
+            assert_eq!(source.encode(&source.text), bytes);
+        }
+        // A lone surrogate, or an odd byte count, is not UTF-16.
+        assert!(matches!(
+            SourceText::decode_any(vec![0xFF, 0xFE, 0x00, 0xD8]),
+            Decoded::InvalidUtf16
+        ));
+        assert!(matches!(
+            SourceText::decode_any(vec![0xFF, 0xFE, 0x41]),
+            Decoded::InvalidUtf16
+        ));
     }
 }

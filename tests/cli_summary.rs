@@ -225,3 +225,47 @@ fn the_summary_adds_up() {
     let after = last(&interlint(dir.path(), &[]), false);
     assert_eq!(numbers(&after)[0], found - fixable - more, "{after}");
 }
+
+#[test]
+fn utf16_files_with_a_byte_order_mark_are_decoded_and_written_back_as_they_were() {
+    let text = "MODEL = \"gemini-2.0-flash\"\r\nnote = \"é\"\r\n";
+    let utf16 = |bom: [u8; 2], unit: fn(u16) -> [u8; 2], text: &str| {
+        let mut bytes = bom.to_vec();
+        text.encode_utf16()
+            .for_each(|u| bytes.extend_from_slice(&unit(u)));
+        bytes
+    };
+    let dir = tree(&[]);
+    let le = utf16([0xFF, 0xFE], u16::to_le_bytes, text);
+    std::fs::write(dir.path().join("le.py"), &le).expect("write");
+    std::fs::write(
+        dir.path().join("be.py"),
+        utf16([0xFE, 0xFF], u16::to_be_bytes, text),
+    )
+    .expect("write");
+    std::fs::write(dir.path().join("bad.py"), [0xFF, 0xFE, 0x00, 0xD8]).expect("write");
+    let o = interlint(dir.path(), &["--format", "concise", "be.py", "le.py"]);
+    assert_eq!(
+        stdout(&o),
+        "be.py:1:10: MIG009 [*] Model id `gemini-2.0-flash` is deprecated; use `gemini-3.5-flash`\n\
+         le.py:1:10: MIG009 [*] Model id `gemini-2.0-flash` is deprecated; use `gemini-3.5-flash`\n"
+    );
+    // Named, a file that only starts like UTF-16 is skipped out loud.
+    let o = interlint(dir.path(), &["bad.py"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("bad.py: skipped: starts with a UTF-16 byte-order mark but is not valid UTF-16")
+    );
+    // Fixed, the file keeps its encoding, byte-order mark and line endings.
+    let o = interlint(dir.path(), &["--fix", "le.py"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let fixed = std::fs::read(dir.path().join("le.py")).expect("read");
+    assert_eq!(
+        fixed,
+        utf16(
+            [0xFF, 0xFE],
+            u16::to_le_bytes,
+            &text.replace("gemini-2.0-flash", "gemini-3.5-flash")
+        )
+    );
+}

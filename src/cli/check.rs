@@ -485,8 +485,14 @@ fn write_diff(out: &mut dyn Write, report: &FileReport, cwd: &Path) -> io::Resul
         return Ok(false);
     };
     let path = display_path(&report.path, cwd);
-    let old = String::from_utf8_lossy(&source.encode(old)).into_owned();
-    let new = String::from_utf8_lossy(&source.encode(new)).into_owned();
+    // A UTF-16 file's diff is shown as text: its bytes would not read as a diff.
+    let (old, new) = match source.encoding {
+        crate::source::Encoding::Utf8 => (
+            String::from_utf8_lossy(&source.encode(old)).into_owned(),
+            String::from_utf8_lossy(&source.encode(new)).into_owned(),
+        ),
+        _ => (old.clone(), new.clone()),
+    };
     write!(out, "{}", output::unified_diff(&path, &old, &new))?;
     Ok(true)
 }
