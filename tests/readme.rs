@@ -78,3 +78,85 @@ fn json_example_is_the_output() {
     let printed: serde_json::Value = serde_json::from_str(&printed).expect("the output is JSON");
     assert_eq!(shown, printed);
 }
+
+/// The GitHub Actions workflow of "In CI": its permissions, and its interlint steps run on a
+/// copy of the demo as the runner would run them.
+#[test]
+fn ci_workflow_runs_as_written() {
+    let text = readme();
+    let marker = "<!-- tests/readme.rs runs this workflow's interlint steps -->";
+    let after = &text[text.find(marker).expect("the workflow's marker") + marker.len()..];
+    let (info, workflow) = &blocks(after)[0];
+    assert_eq!(info, "yaml");
+    let permissions = workflow
+        .split_once("permissions:\n")
+        .map(|(_, rest)| {
+            rest.lines()
+                .take_while(|l| l.starts_with("  "))
+                .collect::<Vec<_>>()
+        })
+        .expect("a permissions block");
+    assert!(
+        permissions
+            .iter()
+            .any(|l| l.trim_start().starts_with("security-events: write")),
+        "{permissions:?}"
+    );
+    assert!(
+        workflow.contains("github/codeql-action/upload-sarif")
+            && workflow.contains("sarif_file: interlint.sarif")
+    );
+    let steps: Vec<Vec<String>> = workflow
+        .lines()
+        .filter_map(|l| l.trim_start().strip_prefix("- run: interlint "))
+        .map(|command| command.split_whitespace().map(str::to_string).collect())
+        .collect();
+    assert_eq!(steps.len(), 2, "{workflow}");
+    let demo = tempfile::tempdir().expect("a temporary folder");
+    copy(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/demo"),
+        demo.path(),
+    );
+    let step = |args: &[String], dir: &Path| {
+        Command::new(env!("CARGO_BIN_EXE_interlint"))
+            .args(args)
+            .current_dir(dir)
+            .output()
+            .expect("the binary runs")
+    };
+    // Annotations, and a failed step while findings remain.
+    let annotations = step(&steps[0], demo.path());
+    assert_eq!(annotations.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&annotations.stdout).starts_with("::error title=MIG"));
+    // SARIF written, and the step passes with findings.
+    let sarif = step(&steps[1], demo.path());
+    assert_eq!(
+        sarif.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&sarif.stderr)
+    );
+    let log: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(demo.path().join("interlint.sarif")).expect("interlint.sarif"),
+    )
+    .expect("SARIF is JSON");
+    assert_eq!(log["version"], "2.1.0");
+    assert_eq!(log["runs"][0]["results"].as_array().map(Vec::len), Some(29));
+    // A broken configuration still fails the SARIF step.
+    std::fs::write(demo.path().join("interlint.toml"), "select = [\"MIG999\"]\n").expect("written");
+    let broken = step(&steps[1], demo.path());
+    assert_eq!(broken.status.code(), Some(2));
+}
+
+fn copy(from: &Path, to: &Path) {
+    for entry in std::fs::read_dir(from).expect("a folder").flatten() {
+        let path = entry.path();
+        let target = to.join(entry.file_name());
+        if path.is_dir() {
+            std::fs::create_dir_all(&target).expect("a folder");
+            copy(&path, &target);
+        } else {
+            std::fs::copy(&path, &target).expect("copied");
+        }
+    }
+}
