@@ -287,16 +287,8 @@ impl Server {
                 let Some(p) = params::<lsp::DidOpenTextDocumentParams>(self, notification) else {
                     return;
                 };
-                let uri = p.text_document.uri;
-                self.documents.insert(
-                    uri.clone(),
-                    Document {
-                        text: p.text_document.text,
-                        version: p.text_document.version,
-                        language: p.text_document.language_id,
-                        notebook: None,
-                    },
-                );
+                let uri = p.text_document.uri.clone();
+                self.open(p.text_document, None);
                 self.changed(&uri);
             }
             "textDocument/didChange" => {
@@ -416,20 +408,23 @@ impl Server {
         }
     }
 
+    /// Keeps a document the client opened (a file, or a cell of `notebook`).
+    fn open(&mut self, item: lsp::TextDocumentItem, notebook: Option<&Uri>) {
+        let document = Document {
+            text: item.text,
+            version: item.version,
+            language: item.language_id,
+            notebook: notebook.cloned(),
+        };
+        self.documents.insert(item.uri, document);
+    }
+
     // ---- notebooks ---------------------------------------------------------------------
 
     fn open_notebook(&mut self, p: lsp::DidOpenNotebookDocumentParams) {
         let uri = p.notebook_document.uri.clone();
         for item in p.cell_text_documents {
-            self.documents.insert(
-                item.uri,
-                Document {
-                    text: item.text,
-                    version: item.version,
-                    language: item.language_id,
-                    notebook: Some(uri.clone()),
-                },
-            );
+            self.open(item, Some(&uri));
         }
         let cells = p
             .notebook_document
@@ -456,15 +451,7 @@ impl Server {
         if let Some(cells) = p.change.cells {
             if let Some(structure) = cells.structure {
                 for item in structure.did_open.into_iter().flatten() {
-                    self.documents.insert(
-                        item.uri,
-                        Document {
-                            text: item.text,
-                            version: item.version,
-                            language: item.language_id,
-                            notebook: Some(uri.clone()),
-                        },
-                    );
+                    self.open(item, Some(&uri));
                 }
                 for item in structure.did_close.into_iter().flatten() {
                     self.documents.remove(&item.uri);
