@@ -565,3 +565,53 @@ fn malformed_messages_over_stdio_get_json_rpc_errors() {
     );
     assert!(output.contains(r#""id":2,"result":null"#), "{output}");
 }
+
+#[test]
+fn costly_edits_are_made_when_the_action_is_resolved() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let path = dir.path().join("app.py");
+    let (mut client, init) = Client::start(
+        json!({ "textDocument": { "codeAction": { "resolveSupport": { "properties": ["edit"] } } } }),
+        Value::Null,
+        dir.path(),
+    );
+    assert_eq!(
+        init["capabilities"]["codeActionProvider"]["resolveProvider"],
+        true
+    );
+    let uri = uri(&path);
+    client.open(&uri, "python", APP);
+    client.diagnostics(&uri);
+    let at_first = json!({ "start": { "line": 2, "character": 12 }, "end": { "line": 2, "character": 12 } });
+    let offered = actions(&mut client, &uri, at_first, None);
+    assert_eq!(offered.len(), 3, "{offered:#?}");
+    // The quick fix is cheap and comes whole; the comment and fix all come when chosen.
+    assert!(offered[0]["edit"].is_object());
+    assert!(
+        offered[1].get("edit").is_none() && offered[1]["data"].is_object(),
+        "{offered:#?}"
+    );
+    assert!(
+        offered[2].get("edit").is_none() && offered[2]["data"].is_object(),
+        "{offered:#?}"
+    );
+    let noqa = client.request("codeAction/resolve", offered[1].clone());
+    assert_eq!(
+        apply(APP, &noqa["edit"], &uri),
+        "import os\n\nMODEL = \"gemini-1.5-pro\"  # é𝄞  # interlint: ignore[MIG009]\nOTHER = \"gemini-2.0-flash\"\n"
+    );
+    let all = client.request("codeAction/resolve", offered[2].clone());
+    assert_eq!(
+        apply(APP, &all["edit"], &uri),
+        "import os\n\nMODEL = \"gemini-3.5-flash\"  # é𝄞\nOTHER = \"gemini-3.5-flash\"\n"
+    );
+    // Resolved after the finding is gone: no edit, no error.
+    client.notify(
+        "textDocument/didChange",
+        json!({ "textDocument": { "uri": uri, "version": 2 }, "contentChanges": [{ "text": "x = 1\n" }] }),
+    );
+    client.diagnostics(&uri);
+    let stale = client.request("codeAction/resolve", offered[1].clone());
+    assert!(stale.get("edit").is_none(), "{stale}");
+    client.shutdown();
+}

@@ -8,6 +8,7 @@ use std::sync::LazyLock;
 
 use lsp_types::{self as lsp, CodeActionKind, Uri};
 use regex::Regex;
+use serde_json::json;
 
 use super::convert::TextIndex;
 use super::notebook;
@@ -28,9 +29,6 @@ impl Server {
         };
         let only = params.context.only.as_ref();
         let wants = |kind: &str| only.is_none_or(|kinds| kinds.iter().any(|k| kind.starts_with(k.as_str())));
-        let line_ending = SourceText::from_string(checked.text.clone()).line_ending;
-        let surface = Surface::from_path(&checked.path);
-        let rules = checked.settings.rules_for(&checked.path);
         let mut actions = Vec::new();
         if wants(CodeActionKind::QUICKFIX.as_str()) {
             for d in &checked.findings {
@@ -42,56 +40,130 @@ impl Server {
                 }
                 let diagnostic = self.to_lsp(d, range);
                 if let Some(fix) = d.applicable_fix(self.options.unsafe_fixes) {
-                    let (new, _) = crate::fix::apply_fixes(&checked.text, [fix], line_ending);
+                    let (new, _) = crate::fix::apply_fixes(&checked.text, [fix], line_ending(&checked));
                     let safe = fix.applicability == Applicability::Safe;
                     let mut title = format!("interlint ({}): {}", d.rule.code, fix.message);
                     if !safe {
                         title.push_str(" (unsafe fix)");
                     }
                     if let Some(edit) = self.workspace_edit(&checked, uri, &new) {
-                        actions.push(action(title, CodeActionKind::QUICKFIX, edit, &diagnostic, safe));
+                        actions.push(action(
+                            title,
+                            CodeActionKind::QUICKFIX,
+                            Some(edit),
+                            &diagnostic,
+                            safe,
+                        ));
                     }
                 }
-                let outcome = crate::noqa::add_noqa_for(
-                    &checked.settings,
-                    &rules,
-                    &checked.path,
-                    surface,
-                    &checked.text,
-                    line_ending,
-                    Some(d),
-                );
-                if outcome.added > 0
-                    && let Some(edit) = self.workspace_edit(&checked, uri, &outcome.text)
-                {
-                    let title = format!("interlint ({}): Disable for this line", d.rule.code);
-                    actions.push(action(title, CodeActionKind::QUICKFIX, edit, &diagnostic, false));
+                // The comment is placed (and verified) when the action is chosen, where the
+                // client resolves actions: a list of actions is asked for at every move.
+                let title = format!("interlint ({}): Disable for this line", d.rule.code);
+                if self.resolve_edits {
+                    let mut deferred = action(title, CodeActionKind::QUICKFIX, None, &diagnostic, false);
+                    if let lsp::CodeActionOrCommand::CodeAction(a) = &mut deferred {
+                        a.data = Some(
+                            json!({"uri": uri, "action": "noqa", "code": d.rule.code, "start": d.range.start, "end": d.range.end}),
+                        );
+                    }
+                    actions.push(deferred);
+                } else if let Some(edit) = self.noqa_edit(&checked, uri, d) {
+                    actions.push(action(
+                        title,
+                        CodeActionKind::QUICKFIX,
+                        Some(edit),
+                        &diagnostic,
+                        false,
+                    ));
                 }
             }
         }
         let has_safe_fix = checked.findings.iter().any(|d| d.applicable_fix(false).is_some());
         if wants(FIX_ALL) && has_safe_fix {
-            let outcome = crate::fix::fix_text(
-                &checked.settings,
-                &rules,
-                &checked.path,
-                surface,
-                &checked.text,
-                line_ending,
-                false,
-            );
-            if outcome.text != checked.text
-                && let Some(edit) = self.workspace_edit(&checked, uri, &outcome.text)
-            {
-                actions.push(lsp::CodeActionOrCommand::CodeAction(lsp::CodeAction {
-                    title: "interlint: Fix all auto-fixable problems".into(),
+            let title = "interlint: Fix all auto-fixable problems".to_string();
+            let fix_all = |edit, data| {
+                lsp::CodeActionOrCommand::CodeAction(lsp::CodeAction {
+                    title: title.clone(),
                     kind: Some(CodeActionKind::from(FIX_ALL)),
-                    edit: Some(edit),
+                    edit,
+                    data,
                     ..lsp::CodeAction::default()
-                }));
+                })
+            };
+            if self.resolve_edits {
+                actions.push(fix_all(None, Some(json!({"uri": uri, "action": "fixAll"}))));
+            } else if let Some(edit) = self.fix_all_edit(&checked, uri) {
+                actions.push(fix_all(Some(edit), None));
             }
         }
         actions
+    }
+
+    /// `codeAction/resolve`: the edit of an action whose edit was left to when it is chosen.
+    /// The document is checked again; an action whose finding is gone comes back without one.
+    pub(super) fn resolve_action(&mut self, mut action: lsp::CodeAction) -> lsp::CodeAction {
+        let Some(data) = action.data.clone() else {
+            return action;
+        };
+        let Some(uri) = data["uri"].as_str().and_then(|u| u.parse::<Uri>().ok()) else {
+            return action;
+        };
+        let notebook = self.documents.get(&uri).and_then(|d| d.notebook.clone());
+        let Some(checked) = self.check(notebook.as_ref().unwrap_or(&uri)) else {
+            return action;
+        };
+        action.edit = match data["action"].as_str() {
+            Some("fixAll") => self.fix_all_edit(&checked, &uri),
+            Some("noqa") => {
+                let at = |key: &str| data[key].as_u64().and_then(|n| usize::try_from(n).ok());
+                checked
+                    .findings
+                    .iter()
+                    .find(|d| {
+                        Some(d.rule.code) == data["code"].as_str()
+                            && Some(d.range.start) == at("start")
+                            && Some(d.range.end) == at("end")
+                    })
+                    .and_then(|d| self.noqa_edit(&checked, &uri, d))
+            }
+            _ => None,
+        };
+        action
+    }
+
+    /// The edit that adds a suppression comment for one finding, as `--add-noqa` places it.
+    fn noqa_edit(
+        &self,
+        checked: &Checked,
+        uri: &Uri,
+        d: &crate::diagnostic::Diagnostic,
+    ) -> Option<lsp::WorkspaceEdit> {
+        let rules = checked.settings.rules_for(&checked.path);
+        let outcome = crate::noqa::add_noqa_for(
+            &checked.settings,
+            &rules,
+            &checked.path,
+            Surface::from_path(&checked.path),
+            &checked.text,
+            line_ending(checked),
+            Some(d),
+        );
+        (outcome.added > 0).then(|| self.workspace_edit(checked, uri, &outcome.text))?
+    }
+
+    /// The edit of every safe fix, as `--fix` makes it.
+    fn fix_all_edit(&self, checked: &Checked, uri: &Uri) -> Option<lsp::WorkspaceEdit> {
+        let rules = checked.settings.rules_for(&checked.path);
+        let outcome = crate::fix::fix_text(
+            &checked.settings,
+            &rules,
+            &checked.path,
+            Surface::from_path(&checked.path),
+            &checked.text,
+            line_ending(checked),
+            false,
+        );
+        (outcome.text != checked.text).then(|| self.workspace_edit(checked, uri, &outcome.text))?
     }
 
     /// The document a finding is in (a notebook's cell, or the file) and its range there.
@@ -183,10 +255,14 @@ impl Server {
     }
 }
 
+fn line_ending(checked: &Checked) -> crate::source::LineEnding {
+    SourceText::from_string(checked.text.clone()).line_ending
+}
+
 fn action(
     title: String,
     kind: CodeActionKind,
-    edit: lsp::WorkspaceEdit,
+    edit: Option<lsp::WorkspaceEdit>,
     diagnostic: &lsp::Diagnostic,
     preferred: bool,
 ) -> lsp::CodeActionOrCommand {
@@ -194,7 +270,7 @@ fn action(
         title,
         kind: Some(kind),
         diagnostics: Some(vec![diagnostic.clone()]),
-        edit: Some(edit),
+        edit,
         is_preferred: preferred.then_some(true),
         ..lsp::CodeAction::default()
     })

@@ -94,6 +94,9 @@ pub(super) struct Server {
     pull: bool,
     refresh: bool,
     watch_files: bool,
+    /// The client resolves code actions' edits (`codeAction/resolve`): the costly ones (a
+    /// suppression comment, fix all) are made only for the action chosen.
+    pub resolve_edits: bool,
     /// Where each rule's documentation page is written, for the diagnostics' links.
     docs: Option<PathBuf>,
     next_id: i32,
@@ -106,6 +109,12 @@ impl Server {
             .text_document
             .as_ref()
             .is_some_and(|t| t.diagnostic.is_some());
+        let resolve_edits = capabilities
+            .text_document
+            .as_ref()
+            .and_then(|t| t.code_action.as_ref())
+            .and_then(|c| c.resolve_support.as_ref())
+            .is_some_and(|r| r.properties.iter().any(|p| p == "edit"));
         let workspace = capabilities.workspace.as_ref();
         let refresh = workspace
             .and_then(|w| w.diagnostic.as_ref())
@@ -136,6 +145,7 @@ impl Server {
             pull,
             refresh,
             watch_files,
+            resolve_edits,
             docs: docs_folder(),
             next_id: 0,
         };
@@ -158,7 +168,7 @@ impl Server {
             },
             "codeActionProvider": {
                 "codeActionKinds": ["quickfix", "source.fixAll.interlint"],
-                "resolveProvider": false,
+                "resolveProvider": self.resolve_edits,
             },
             "hoverProvider": true,
         });
@@ -253,6 +263,10 @@ impl Server {
                 let params: lsp::CodeActionParams = params(request)?;
                 let actions = self.code_actions(&params);
                 to_value(serde_json::to_value(actions))
+            }
+            "codeAction/resolve" => {
+                let action: lsp::CodeAction = params(request)?;
+                to_value(serde_json::to_value(self.resolve_action(action)))
             }
             "textDocument/hover" => {
                 let params: lsp::HoverParams = params(request)?;
