@@ -341,6 +341,32 @@ fn settings_and_configuration_changes_check_again() {
         json!({ "settings": { "interlint": { "ignore": ["MIG009"] } } }),
     );
     assert!(client.diagnostics(&uri).is_empty());
+    // Settings with none of ours (null, or another server's) keep ours.
+    client.notify("workspace/didChangeConfiguration", json!({ "settings": null }));
+    assert!(client.diagnostics(&uri).is_empty());
+    client.notify(
+        "workspace/didChangeConfiguration",
+        json!({ "settings": { "python": { "analysis": { "typeCheckingMode": "strict" } } } }),
+    );
+    assert!(client.diagnostics(&uri).is_empty());
+    // Ours at the top level, as some clients send them; a misspelt one is refused.
+    client.notify(
+        "workspace/didChangeConfiguration",
+        json!({ "settings": { "ignore": ["MIG0"] } }),
+    );
+    assert!(client.diagnostics(&uri).is_empty());
+    client.notify(
+        "workspace/didChangeConfiguration",
+        json!({ "settings": { "interlint": { "unsafe_fixes": true } } }),
+    );
+    let shown = client.notification("window/showMessage", None);
+    assert!(
+        shown["message"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("unsafe_fixes"),
+        "{shown}"
+    );
 
     // A selector that selects no rule is refused, said, and the settings before are kept.
     client.notify(

@@ -34,11 +34,21 @@ pub struct Options {
 }
 
 impl Options {
-    /// The options of a settings object; an error names what is wrong.
-    pub fn from_value(value: &Value) -> Result<Self, String> {
-        let value = value.get("interlint").unwrap_or(value);
+    /// The options of a settings object (`{"interlint": {...}}`, or ours at the top level); an
+    /// error names what is wrong. `None` when the object holds no settings of ours (null, or
+    /// another tool's settings that a client sends every server).
+    pub fn from_value(value: &Value) -> Result<Option<Self>, String> {
+        const OURS: &[&str] = &["unsafeFixes", "select", "extendSelect", "ignore"];
+        let value = match value.get("interlint") {
+            Some(ours) => ours,
+            None => match value.as_object() {
+                Some(map) if !map.is_empty() && map.keys().all(|k| OURS.contains(&k.as_str())) => value,
+                Some(map) if map.is_empty() => return Ok(Some(Options::default())),
+                _ => return Ok(None),
+            },
+        };
         if value.is_null() {
-            return Ok(Options::default());
+            return Ok(Some(Options::default()));
         }
         let options: Options = serde_json::from_value(value.clone()).map_err(|e| e.to_string())?;
         let selectors = options
@@ -50,7 +60,7 @@ impl Options {
         for selector in selectors {
             crate::codes::parse_selector(selector)?;
         }
-        Ok(options)
+        Ok(Some(options))
     }
 }
 
@@ -382,13 +392,16 @@ impl Server {
         }
     }
 
-    /// Takes the client's settings; false (with the error shown) when they are not valid.
+    /// Takes the client's settings; false (with the error shown) when they are not valid. A
+    /// settings object with none of ours keeps those in effect (and the configuration files
+    /// are read again).
     fn set_options(&mut self, value: &Value) -> bool {
         match Options::from_value(value) {
-            Ok(options) => {
+            Ok(Some(options)) => {
                 self.options = options;
                 true
             }
+            Ok(None) => true,
             Err(e) => {
                 self.show(
                     lsp::MessageType::ERROR,
