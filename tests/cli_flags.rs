@@ -89,6 +89,17 @@ fn a_missing_path_that_looks_like_a_command_is_pointed_at_it() {
         "{}",
         stderr(&o)
     );
+    // The language server answers to ruff's and rust-analyzer's words for it: `interlint lsp`
+    // suggested `interlint mcp` before there was one.
+    let o = interlint(dir.path(), &["serve"]);
+    assert!(
+        stderr(&o).contains("did you mean `interlint server`?"),
+        "{}",
+        stderr(&o)
+    );
+    let o = interlint(dir.path(), &["lsp", "--help"]);
+    assert_eq!(o.status.code(), Some(0));
+    assert!(stdout(&o).contains("language server"), "{}", stdout(&o));
     // A file of that name is checked as a file; a far-off name is just missing.
     let dir = tree(&[("rlues", "m = \"gemini-2.0-flash\"\n")]);
     assert_eq!(interlint(dir.path(), &["rlues"]).status.code(), Some(1));
