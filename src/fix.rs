@@ -104,8 +104,12 @@ pub struct FixOutcome {
     pub fixed: Vec<&'static RuleMeta>,
     /// Findings of `text`.
     pub remaining: Vec<Diagnostic>,
-    /// Findings of the text before any fix: those resolved are this less `remaining`.
+    /// Findings of the text before any fix.
     pub found: usize,
+    /// Findings the fixes brought (a rule's findings more than before: `temperature` that the
+    /// new model does not accept, once its id is changed). The findings resolved are `found`
+    /// less those of `remaining` that are not new.
+    pub new: usize,
     pub status: FixStatus,
     /// Fixes left out, each with why; the rest of the file's fixes are applied.
     pub dropped: Vec<DroppedFix>,
@@ -222,6 +226,7 @@ pub fn fix_text(
                 text: text.to_string(),
                 fixed: Vec::new(),
                 found: original.len(),
+                new: 0,
                 remaining: original,
                 status: FixStatus::NotConverged {
                     rules: rules.into_iter().collect(),
@@ -319,7 +324,7 @@ pub fn fix_text(
     }
     // A dropped fix's finding stays, without the fix, saying why.
     let index = crate::source::LineIndex::new(&current);
-    let remaining = diagnostics
+    let remaining: Vec<Diagnostic> = diagnostics
         .into_iter()
         .map(|mut d| {
             let key = d
@@ -355,11 +360,25 @@ pub fn fix_text(
     FixOutcome {
         text: current,
         fixed,
+        new: brought(&original, &remaining),
         remaining,
         found: original.len(),
         status: FixStatus::Done,
         dropped,
     }
+}
+
+/// The findings of `after` that `before` did not have, counted per rule: a rule's findings over
+/// its number before.
+fn brought(before: &[Diagnostic], after: &[Diagnostic]) -> usize {
+    let mut count: std::collections::HashMap<&str, isize> = std::collections::HashMap::new();
+    for d in before {
+        *count.entry(d.rule.code).or_default() -= 1;
+    }
+    for d in after {
+        *count.entry(d.rule.code).or_default() += 1;
+    }
+    count.values().map(|&n| n.max(0).unsigned_abs()).sum()
 }
 
 /// Passes of one fix each, at most, once fixes broke the file together.
@@ -452,6 +471,20 @@ mod tests {
         let a = fix(&[(1, 2, "x\ny")]);
         let (out, n) = apply_fixes("a-b", [&a, &a.clone()], LineEnding::CrLf);
         assert_eq!((out.as_str(), n), ("ax\r\nyb", 1));
+    }
+
+    #[test]
+    fn findings_a_fix_brings_are_counted_per_rule() {
+        use crate::diagnostic::Severity;
+        let d =
+            |rule: &'static RuleMeta, message: &str| Diagnostic::new(rule, Severity::Error, message, 0..1);
+        let id = crate::rules::ALL[8].meta();
+        let fields = crate::rules::ALL[9].meta();
+        let before = [d(id, "a"), d(id, "b"), d(fields, "x")];
+        // The ids fixed; two findings of another rule appear, one of its own changes words.
+        let after = [d(fields, "x'"), d(fields, "y"), d(fields, "z")];
+        assert_eq!(brought(&before, &after), 2);
+        assert_eq!(brought(&before, &before[..1]), 0);
     }
 
     /// The safe fixes of one rule on a Python text.

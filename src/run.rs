@@ -69,6 +69,8 @@ pub struct FileReport {
     /// (this less the findings left) are what the summary counts as fixed, so that fixed and
     /// remaining add up to the findings a check reports.
     pub found: Option<usize>,
+    /// Under `--fix` or `--diff`: the findings the fixes brought ([`crate::fix::FixOutcome::new`]).
+    pub new: usize,
     /// Under `--diff` or for standard input: the original and fixed text.
     pub change: Option<(String, String)>,
     /// Under `--add-noqa`: the suppression comments added or extended.
@@ -92,6 +94,13 @@ impl Notice {
 }
 
 impl FileReport {
+    /// Under `--fix` or `--diff`: the findings the fixes resolved (found before less those left
+    /// that were there before).
+    pub fn resolved(&self) -> usize {
+        let left = self.diagnostics.len().saturating_sub(self.new);
+        self.found.map_or(0, |found| found.saturating_sub(left))
+    }
+
     /// Nothing to report: no finding, no fix, no notice.
     pub fn is_empty(&self) -> bool {
         self.diagnostics.is_empty()
@@ -670,6 +679,7 @@ fn check_source(
     }
     report.fixed = outcome.fixed;
     report.found = Some(outcome.found);
+    report.new = outcome.new;
     report.diagnostics = outcome.remaining;
     if outcome.text != source.text {
         if options.mode == FixMode::Apply
@@ -682,6 +692,7 @@ fn check_source(
             report.fixed = Vec::new();
             report.diagnostics = crate::engine::lint_text(settings, rules, path, surface, &source.text);
             report.found = Some(report.diagnostics.len());
+            report.new = 0;
             report.text = Some(source);
             return report;
         }

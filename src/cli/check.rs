@@ -293,27 +293,33 @@ fn count_would_fix(
     if args.quiet || !matches!(format, Format::Text | Format::Concise) {
         return;
     }
-    let resolved = |unsafe_fixes: bool| -> usize {
-        reports
-            .par_iter()
-            .filter(|r| {
-                r.diagnostics
-                    .iter()
-                    .any(|d| d.applicable_fix(unsafe_fixes).is_some())
-            })
-            .map(|r| {
-                let again = rerun(r, unsafe_fixes);
-                again
-                    .found
-                    .map_or(0, |found| found.saturating_sub(again.diagnostics.len()))
-            })
-            .sum()
+    let resolved = |report: &FileReport| report.resolved();
+    let any_fix = |diagnostics: &[crate::diagnostic::Diagnostic], unsafe_fixes: bool| {
+        diagnostics
+            .iter()
+            .any(|d| d.applicable_fix(unsafe_fixes).is_some())
     };
-    let safe = resolved(false);
-    let with_unsafe = match counts.unsafe_fixable {
-        0 => safe,
-        _ => resolved(true),
-    };
+    // Per file: what the safe fixes resolve, and what they resolve with the unsafe ones. A file
+    // with no unsafe fix before or after its safe fixes resolves the same with them, so the
+    // fix loop runs once.
+    let (safe, with_unsafe) = reports
+        .par_iter()
+        .filter(|r| any_fix(&r.diagnostics, true))
+        .map(|r| {
+            let safe = (any_fix(&r.diagnostics, false)).then(|| rerun(r, false));
+            let unsafe_before = r
+                .diagnostics
+                .iter()
+                .any(|d| d.applicable_fix(true).is_some() && d.applicable_fix(false).is_none());
+            let same = !unsafe_before && safe.as_ref().is_some_and(|s| !any_fix(&s.diagnostics, true));
+            let safe_count = safe.as_ref().map_or(0, resolved);
+            let unsafe_count = match same {
+                true => safe_count,
+                false => resolved(&rerun(r, true)),
+            };
+            (safe_count, unsafe_count)
+        })
+        .reduce(|| (0, 0), |a, b| (a.0 + b.0, a.1 + b.1));
     counts.fixable = safe;
     counts.unsafe_fixable = with_unsafe.saturating_sub(safe);
 }
@@ -499,10 +505,12 @@ fn write_diff(out: &mut dyn Write, report: &FileReport, cwd: &Path) -> io::Resul
 
 fn diff_summary(counts: &Counts) -> String {
     let noun = crate::diagnostic::findings_noun;
-    match (counts.fixed, counts.findings) {
-        (0, 0) => "No findings.".to_string(),
-        (0, r) => format!("No fixes available ({r} {} remaining).", noun(r)),
-        (f, r) => format!("Would fix {f} {} ({r} remaining).", noun(f)),
+    let remaining = counts.findings.saturating_sub(counts.new);
+    let new = counts.new_findings().replace("came with", "would come with");
+    match (counts.fixed, remaining) {
+        (0, 0) if counts.new == 0 => "No findings.".to_string(),
+        (0, r) => format!("No fixes available ({r} {} remaining).{new}", noun(r)),
+        (f, r) => format!("Would fix {f} {} ({r} remaining).{new}", noun(f)),
     }
 }
 

@@ -118,6 +118,8 @@ pub struct Counts {
     pub fixed: usize,
     /// Fixes applied (with `--diff`: that would be), over every pass of the fix loop.
     pub applied: usize,
+    /// Under `--fix` or `--diff`: findings the fixes brought, among `findings`.
+    pub new: usize,
     /// Files not checked (too large, not UTF-8, binary and named), each with a line on stderr.
     pub skipped: usize,
     /// Errors printed on stderr (paths that cannot be read or walked, fixes not written).
@@ -135,9 +137,8 @@ impl Counts {
         };
         for report in reports {
             counts.applied += report.fixed.len();
-            counts.fixed += report
-                .found
-                .map_or(0, |found| found.saturating_sub(report.diagnostics.len()));
+            counts.fixed += report.resolved();
+            counts.new += report.new;
             // Binary files found by a walk are skipped without a word, and not counted.
             counts.skipped += usize::from(report.notices.iter().any(|n| matches!(n, Notice::Skipped(_))));
             counts.errors += report
@@ -178,15 +179,25 @@ impl Counts {
         line
     }
 
+    /// ` N new findings came with the fixes (shown above).`, or nothing.
+    pub fn new_findings(&self) -> String {
+        match self.new {
+            0 => String::new(),
+            1 => " 1 new finding came with the fixes.".to_string(),
+            n => format!(" {n} new findings came with the fixes."),
+        }
+    }
+
     fn findings_summary(&self, unsafe_fixes: bool, fixing: bool) -> String {
         let noun = findings_noun;
         if fixing && self.fixed > 0 {
-            let total = self.findings + self.fixed;
+            let remaining = self.findings.saturating_sub(self.new);
+            let total = remaining + self.fixed;
             return format!(
-                "Found {total} {} ({} fixed, {} remaining).",
+                "Found {total} {} ({} fixed, {remaining} remaining).{}",
                 noun(total),
                 self.fixed,
-                self.findings
+                self.new_findings()
             );
         }
         if self.findings == 0 {
