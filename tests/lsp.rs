@@ -543,6 +543,15 @@ fn bad_requests_get_errors_and_the_session_goes_on() {
     assert_eq!(unknown.response_result.err().map(|e| e.code), Some(-32601));
     let invalid = client.request_raw("textDocument/hover", json!({ "position": 3 }));
     assert_eq!(invalid.response_result.err().map(|e| e.code), Some(-32602));
+    // Another view of a file (a diff's `git:` side) is not checked; an unsaved one is.
+    client.open("git:/repo/app.py?%7B%22ref%22%3A%22HEAD%22%7D", "python", APP);
+    assert!(
+        client
+            .diagnostics("git:/repo/app.py?%7B%22ref%22%3A%22HEAD%22%7D")
+            .is_empty()
+    );
+    client.open("untitled:Untitled-1", "python", APP);
+    assert_eq!(client.diagnostics("untitled:Untitled-1").len(), 2);
     // A document never opened: no findings, no error.
     let none = client.request(
         "textDocument/codeAction",

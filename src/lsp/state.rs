@@ -620,7 +620,13 @@ impl Server {
             (path, text, Some(texts))
         } else {
             let doc = self.documents.get(uri)?;
-            let path = convert::path_of(uri).unwrap_or_else(|| self.root.join(untitled_name(&doc.language)));
+            // A file, or an unsaved one; not another view of a file (`git:` in a diff, an
+            // editor's output panel), whose findings would stand twice.
+            let path = match convert::path_of(uri) {
+                Some(path) => path,
+                None if uri.as_str().starts_with("untitled:") => self.root.join(untitled_name(&doc.language)),
+                None => return None,
+            };
             (path, doc.text.clone(), None)
         };
         let settings = self.settings_for(&path)?;
