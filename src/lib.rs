@@ -13,6 +13,7 @@ pub mod diagnostic;
 pub mod endpoint;
 pub mod engine;
 pub mod fix;
+pub mod jsonrpc;
 pub mod lang;
 pub mod lsp;
 pub mod manifest;

@@ -80,33 +80,9 @@ fn read_all(input: &mut impl BufRead, messages: &Sender<Message>) -> io::Result<
 
 /// A message, or the JSON-RPC error reply to a body that is not one.
 pub fn parse(body: &str) -> Result<Message, String> {
-    let value: serde_json::Value = match serde_json::from_str(body) {
-        Ok(value) => value,
-        Err(e) => {
-            return Err(error_reply(
-                &serde_json::Value::Null,
-                -32700,
-                &format!("Parse error: {e}"),
-            ));
-        }
-    };
-    let id = value.get("id").cloned().unwrap_or(serde_json::Value::Null);
-    serde_json::from_value::<Message>(value).map_err(|e| {
-        error_reply(
-            &id,
-            -32600,
-            &format!("Invalid Request: not a JSON-RPC message ({e})"),
-        )
-    })
-}
-
-fn error_reply(id: &serde_json::Value, code: i32, message: &str) -> String {
-    serde_json::json!({
-        "jsonrpc": "2.0",
-        "id": id,
-        "error": { "code": code, "message": message },
-    })
-    .to_string()
+    let value = crate::jsonrpc::parse_json(body)?;
+    serde_json::from_value::<Message>(value.clone())
+        .map_err(|e| crate::jsonrpc::invalid_request(&value, &format!("not a JSON-RPC message ({e})")))
 }
 
 /// The body of the next message; `None` at the end of the input. A header that cannot be

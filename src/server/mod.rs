@@ -163,34 +163,20 @@ fn checked_stdio() -> (
 
 /// The JSON-RPC error reply to a line that is not a message; `None` for a message.
 fn rejected(line: &str) -> Option<String> {
-    let reply = |id: &serde_json::Value, code: i32, message: String| {
-        serde_json::json!({"jsonrpc": "2.0", "id": id, "error": {"code": code, "message": message}})
-            .to_string()
-    };
-    let value: serde_json::Value = match serde_json::from_str(line) {
+    let value = match crate::jsonrpc::parse_json(line) {
         Ok(value) => value,
-        Err(e) => {
-            return Some(reply(
-                &serde_json::Value::Null,
-                -32700,
-                format!("Parse error: {e}"),
-            ));
-        }
+        Err(reply) => return Some(reply),
     };
     let is_message = value.as_object().is_some_and(|o| {
         o.get("jsonrpc").and_then(|v| v.as_str()) == Some("2.0")
             && (o.contains_key("method") || o.contains_key("result") || o.contains_key("error"))
     });
-    if is_message {
-        return None;
-    }
-    let id = value.get("id").cloned().unwrap_or(serde_json::Value::Null);
-    Some(reply(
-        &id,
-        -32600,
-        "Invalid Request: not a JSON-RPC 2.0 message (jsonrpc \"2.0\" and a method, or a result or error)"
-            .into(),
-    ))
+    (!is_message).then(|| {
+        crate::jsonrpc::invalid_request(
+            &value,
+            "not a JSON-RPC 2.0 message (jsonrpc \"2.0\" and a method, or a result or error)",
+        )
+    })
 }
 
 #[cfg(test)]
