@@ -760,8 +760,9 @@ pub struct Wrapper {
 pub enum Flow {
     /// Into a request of the API (create-content, chat, legacy model, interactions): an
     /// argument, or inside one (a list, a dict, a property), directly or through a name bound
-    /// once to it and used only there.
-    Request,
+    /// once to it and used only there. The requests' calls (their ranges), when each is known;
+    /// `None` for one made elsewhere (through a function's parameter, `asyncio.to_thread`).
+    Request(Option<Vec<Range<usize>>>),
     /// Into the wrappers built at these ranges (`types.Content(parts=[part])`), and perhaps
     /// into requests directly: it goes wherever those wrappers go.
     Inside(Vec<Range<usize>>),
@@ -778,8 +779,16 @@ impl Flow {
         for flow in uses {
             out = Some(match (out, flow) {
                 (_, Flow::Elsewhere) | (Some(Flow::Elsewhere), _) => return Flow::Elsewhere,
-                (None | Some(Flow::Request), flow) => flow,
-                (Some(Flow::Inside(ranges)), Flow::Request) => Flow::Inside(ranges),
+                (None, flow) => flow,
+                (Some(Flow::Request(calls)), Flow::Request(more)) => Flow::Request(match (calls, more) {
+                    (Some(mut calls), Some(more)) => {
+                        calls.extend(more);
+                        Some(calls)
+                    }
+                    _ => None,
+                }),
+                (Some(Flow::Request(_)), flow) => flow,
+                (Some(Flow::Inside(ranges)), Flow::Request(_)) => Flow::Inside(ranges),
                 (Some(Flow::Inside(mut ranges)), Flow::Inside(more)) => {
                     ranges.extend(more);
                     Flow::Inside(ranges)
@@ -822,7 +831,7 @@ impl Facts {
             return true;
         }
         match &wrapper.flow {
-            Flow::Request => true,
+            Flow::Request(_) => true,
             Flow::Elsewhere => false,
             // Each step goes to an enclosing wrapper; the bound is for safety.
             Flow::Inside(ranges) => {
@@ -834,6 +843,33 @@ impl Facts {
                             .is_some_and(|outer| self.reaches_request(outer, is_request_type, depth + 1))
                     })
             }
+        }
+    }
+}
+
+impl Facts {
+    /// The request calls a wrapper's object goes into (their ranges), through the wrappers it
+    /// is built inside; `None` when one is not known or it goes elsewhere too.
+    pub fn wrapper_requests(&self, wrapper: &Wrapper) -> Option<Vec<Range<usize>>> {
+        self.requests_of(wrapper, 0)
+    }
+
+    fn requests_of(&self, wrapper: &Wrapper, depth: usize) -> Option<Vec<Range<usize>>> {
+        match &wrapper.flow {
+            Flow::Request(calls) => calls.clone(),
+            Flow::Elsewhere => None,
+            Flow::Inside(ranges) if depth < 64 => {
+                let mut calls = Vec::new();
+                for range in ranges {
+                    let outer = self
+                        .wrappers
+                        .iter()
+                        .find(|w| w.range == *range && w.range != wrapper.range)?;
+                    calls.extend(self.requests_of(outer, depth + 1)?);
+                }
+                Some(calls)
+            }
+            Flow::Inside(_) => None,
         }
     }
 }

@@ -488,7 +488,7 @@ impl Render<'_> {
 
     fn flow(&self, flow: &Flow) -> String {
         match flow {
-            Flow::Request => "request".into(),
+            Flow::Request(_) => "request".into(),
             Flow::Elsewhere => "elsewhere".into(),
             Flow::Inside(ranges) => {
                 let outer: Vec<String> = ranges

@@ -56,6 +56,10 @@ impl Rule for TypedWrapper {
         };
         let class_of = |name: &str| name.split('.').next().unwrap_or_default().to_string();
         let is_request_type = |name: &str| packages.request_types.contains(&class_of(name));
+        // Whether each create-content request migrates, asked once per call.
+        let mut migrates: std::collections::HashMap<std::ops::Range<usize>, Result<(), String>> =
+            std::collections::HashMap::new();
+        let mut own_current: Option<bool> = None;
         for wrapper in &facts.wrappers {
             let class = class_of(&wrapper.name);
             // A wrapper that does not go into a request serves another API (an agent
@@ -106,7 +110,44 @@ impl Rule for TypedWrapper {
                     )
                 }),
             };
+            // A plain object serves the interactions request the call becomes. In a request
+            // that stays as it is, an object built apart and bound to a name is better left
+            // typed: as a dict its name's type is a plain dict, which the client's typed
+            // parameters refuse (pyright, tsc). One written in the call is checked against the
+            // parameter as it stands, and becoming plain can let the request migrate next pass.
+            let unmigrated = fix.as_ref().and_then(|_| {
+                let requests = facts.wrapper_requests(wrapper).filter(|r| !r.is_empty())?;
+                if requests
+                    .iter()
+                    .any(|r| r.start <= wrapper.range.start && wrapper.range.end <= r.end)
+                {
+                    return None;
+                }
+                let mut reason = None;
+                for range in requests {
+                    let call = facts.calls.iter().find(|c| c.range == range)?;
+                    let stream = match call.kind {
+                        CallKind::Create => false,
+                        CallKind::CreateStream => true,
+                        _ => return None,
+                    };
+                    let outcome = migrates.entry(range).or_insert_with(|| {
+                        super::mig::rewrite_found_call(call, doc, cx, &mut own_current, stream).map(|_| ())
+                    });
+                    match outcome {
+                        Ok(()) => return None,
+                        Err(why) => {
+                            reason.get_or_insert_with(|| why.clone());
+                        }
+                    }
+                }
+                reason
+            });
             cx.report(match (fix, wrapper.kind) {
+                (Some(_), _) if let Some(reason) = unmigrated => diagnostic.with_blocked(
+                    "Write the object as a plain dict with the same fields when its request is migrated",
+                    format!("its request is not rewritten ({reason})"),
+                ),
                 (Some(fix), _) => diagnostic.with_fix(fix),
                 (None, _) if object => diagnostic.with_blocked(
                     "Write the object as a plain dict with the same fields",

@@ -97,7 +97,7 @@ impl Analyzer<'_> {
             return Flow::Elsewhere;
         };
         if self.call_kind(call, scope, 0).is_some() {
-            return Flow::Request;
+            return Flow::Request(Some(vec![self.range(call)]));
         }
         let wrapped = if self.py() {
             self.wrapper_name(call, scope).is_some()
@@ -117,7 +117,7 @@ impl Analyzer<'_> {
             a.kind == ArgKind::Positional && matches!(self.classify(a.value, scope, 0), Class::Method(..))
         });
         if runs_request {
-            return Flow::Request;
+            return Flow::Request(None);
         }
         let Some(function) = self.tree.name(c.callee) else {
             return Flow::Elsewhere;
@@ -153,7 +153,11 @@ impl Analyzer<'_> {
                 Some(Class::Function(params)) => {
                     let names: Vec<String> = params.iter().map(|(n, _)| n.clone()).collect();
                     let request = pick(&names).is_some_and(|p| params.iter().any(|(n, r)| *n == p && *r));
-                    if request { Flow::Request } else { Flow::Elsewhere }
+                    if request {
+                        Flow::Request(None)
+                    } else {
+                        Flow::Elsewhere
+                    }
                 }
                 _ => Flow::Elsewhere,
             },

@@ -299,7 +299,8 @@ impl Analyzer<'_> {
                             self.parameters(function)
                                 .into_iter()
                                 .map(|name| {
-                                    let request = self.parameter_flow(&name, inner, 0) == Flow::Request;
+                                    let request =
+                                        matches!(self.parameter_flow(&name, inner, 0), Flow::Request(_));
                                     (name, request)
                                 })
                                 .collect(),
