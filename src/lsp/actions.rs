@@ -15,7 +15,6 @@ use super::notebook;
 use super::state::{Checked, Server, cell_range};
 use crate::diagnostic::Applicability;
 use crate::lang::Surface;
-use crate::source::SourceText;
 
 /// The kind of the action that applies every safe fix of a document.
 pub const FIX_ALL: &str = "source.fixAll.interlint";
@@ -40,7 +39,7 @@ impl Server {
                 }
                 let diagnostic = self.to_lsp(d, range);
                 if let Some(fix) = d.applicable_fix(self.options.unsafe_fixes) {
-                    let (new, _) = crate::fix::apply_fixes(&checked.text, [fix], line_ending(&checked));
+                    let (new, _) = crate::fix::apply_fixes(&checked.text, [fix], checked.line_ending);
                     let safe = fix.applicability == Applicability::Safe;
                     let mut title = format!("interlint ({}): {}", d.rule.code, fix.message);
                     if !safe {
@@ -145,7 +144,7 @@ impl Server {
             &checked.path,
             Surface::from_path(&checked.path),
             &checked.text,
-            line_ending(checked),
+            checked.line_ending,
             Some(d),
         );
         (outcome.added > 0).then(|| self.workspace_edit(checked, uri, &outcome.text))?
@@ -160,7 +159,7 @@ impl Server {
             &checked.path,
             Surface::from_path(&checked.path),
             &checked.text,
-            line_ending(checked),
+            checked.line_ending,
             false,
         );
         (outcome.text != checked.text).then(|| self.workspace_edit(checked, uri, &outcome.text))?
@@ -253,10 +252,6 @@ impl Server {
         let pages: Vec<String> = codes.iter().filter_map(|c| documentation(c)).collect();
         (!pages.is_empty()).then(|| markdown(pages.join("\n\n---\n\n"), range))
     }
-}
-
-fn line_ending(checked: &Checked) -> crate::source::LineEnding {
-    SourceText::from_string(checked.text.clone()).line_ending
 }
 
 fn action(

@@ -81,6 +81,8 @@ pub(super) struct Checked {
     pub settings: Rc<Settings>,
     /// The text the engine read, without a byte-order mark.
     pub text: String,
+    /// The line ending new lines of a fix take.
+    pub line_ending: crate::source::LineEnding,
     /// Bytes before `text` in the document: a byte-order mark's.
     pub bom: usize,
     pub findings: Vec<Diagnostic>,
@@ -651,12 +653,14 @@ impl Server {
                 self.show(lsp::MessageType::ERROR, &message);
             }
         }
-        let text = report.text.map(|t| t.text)?;
+        let source = report.text?;
+        let (text, line_ending) = (source.text, source.line_ending);
         Some(Checked {
             uri: cells.is_none().then(|| uri.clone()),
             path,
             settings,
             text,
+            line_ending,
             bom,
             findings: report.diagnostics,
             cells,
