@@ -430,12 +430,7 @@ fn write_report(
         return Ok(exit_code(had_error, changed, args.exit_zero));
     }
     if args.fix_only {
-        // Only what was fixed: the findings left are neither shown nor an exit status of 1.
-        if !args.quiet {
-            eprintln!("{}", fix_only_summary(counts));
-        }
-        let fixed = args.exit_non_zero_on_fix && counts.applied > 0;
-        return Ok(exit_code(had_error, fixed, false));
+        return Ok(fix_only_end(counts, had_error, args));
     }
     let located = output::locate(reports, cwd);
     match (args.statistics, format) {
@@ -463,6 +458,16 @@ fn write_report(
     }
     out.flush()?;
     Ok(exit_code(had_error, counts.findings > 0 || fixed, args.exit_zero))
+}
+
+/// How `--fix-only` ends: its summary on stderr, and an exit status that the findings left do
+/// not make 1 (a fix does, with `--exit-non-zero-on-fix`).
+fn fix_only_end(counts: &Counts, had_error: bool, args: &CheckArgs) -> u8 {
+    if !args.quiet {
+        eprintln!("{}", fix_only_summary(counts));
+    }
+    let fixed = args.exit_non_zero_on_fix && counts.applied > 0;
+    exit_code(had_error, fixed, false)
 }
 
 /// `--fix-only`'s summary: what was fixed.
@@ -506,7 +511,7 @@ fn write_diff(out: &mut dyn Write, report: &FileReport, cwd: &Path) -> io::Resul
 fn diff_summary(counts: &Counts) -> String {
     let noun = crate::diagnostic::findings_noun;
     let remaining = counts.findings.saturating_sub(counts.new);
-    let new = counts.new_findings().replace("came with", "would come with");
+    let new = counts.new_findings(false);
     match (counts.fixed, remaining) {
         (0, 0) if counts.new == 0 => "No findings.".to_string(),
         (0, r) => format!("No fixes available ({r} {} remaining).{new}", noun(r)),
@@ -608,11 +613,7 @@ fn check_stdin(name: &Path, settings: &Settings, args: &CheckArgs, cwd: &Path) -
     }
     out.flush()?;
     if args.fix_only {
-        if !args.quiet {
-            eprintln!("{}", fix_only_summary(&counts));
-        }
-        let fixed = args.exit_non_zero_on_fix && counts.applied > 0;
-        return Ok(exit_code(had_error, fixed, false));
+        return Ok(fix_only_end(&counts, had_error, args));
     }
     let located = output::locate(&reports, cwd);
     let mut err = io::stderr().lock();

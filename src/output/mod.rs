@@ -179,12 +179,13 @@ impl Counts {
         line
     }
 
-    /// ` N new findings came with the fixes (shown above).`, or nothing.
-    pub fn new_findings(&self) -> String {
+    /// ` N new findings came with the fixes.` (`applied`; else `would come with`), or nothing.
+    pub fn new_findings(&self, applied: bool) -> String {
+        let came = if applied { "came" } else { "would come" };
         match self.new {
             0 => String::new(),
-            1 => " 1 new finding came with the fixes.".to_string(),
-            n => format!(" {n} new findings came with the fixes."),
+            1 => format!(" 1 new finding {came} with the fixes."),
+            n => format!(" {n} new findings {came} with the fixes."),
         }
     }
 
@@ -197,7 +198,7 @@ impl Counts {
                 "Found {total} {} ({} fixed, {remaining} remaining).{}",
                 noun(total),
                 self.fixed,
-                self.new_findings()
+                self.new_findings(true)
             );
         }
         if self.findings == 0 {
