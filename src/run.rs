@@ -430,7 +430,7 @@ pub fn check_bytes(
     // A UTF-16 file (Windows tools write them, with a byte-order mark) is read as its text:
     // the words are searched for, and NUL bytes looked for, in UTF-8.
     let mut utf16 = None;
-    let bytes = if matches!(bytes.get(..2), Some([0xFF, 0xFE] | [0xFE, 0xFF])) {
+    let bytes = if crate::source::utf16_encoding(&bytes).is_some() {
         match SourceText::decode_any(bytes) {
             crate::source::Decoded::Text(source) => {
                 let text = source.text.clone().into_bytes();

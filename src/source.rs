@@ -133,6 +133,15 @@ pub struct SourceText {
     pub encoding: Encoding,
 }
 
+/// The UTF-16 byte order a file's byte-order mark says, if it starts with one.
+pub fn utf16_encoding(bytes: &[u8]) -> Option<Encoding> {
+    match bytes.get(..2) {
+        Some([0xFF, 0xFE]) => Some(Encoding::Utf16Le),
+        Some([0xFE, 0xFF]) => Some(Encoding::Utf16Be),
+        _ => None,
+    }
+}
+
 /// What the bytes of a file are, read for checking.
 pub enum Decoded {
     Text(SourceText),
@@ -154,15 +163,11 @@ impl SourceText {
 
     /// Decodes UTF-8, or UTF-16 that starts with its byte-order mark.
     pub fn decode_any(bytes: Vec<u8>) -> Decoded {
-        let encoding = match bytes.get(..2) {
-            Some([0xFF, 0xFE]) => Encoding::Utf16Le,
-            Some([0xFE, 0xFF]) => Encoding::Utf16Be,
-            _ => {
-                return match String::from_utf8(bytes) {
-                    Ok(text) => Decoded::Text(Self::from_string(text)),
-                    Err(_) => Decoded::NotUtf8,
-                };
-            }
+        let Some(encoding) = utf16_encoding(&bytes) else {
+            return match String::from_utf8(bytes) {
+                Ok(text) => Decoded::Text(Self::from_string(text)),
+                Err(_) => Decoded::NotUtf8,
+            };
         };
         if !bytes.len().is_multiple_of(2) {
             return Decoded::InvalidUtf16;
