@@ -10,12 +10,15 @@ use crate::registry::{self, Rule};
 use crate::tables::Tables;
 
 pub const DEFAULT_MAX_FILE_SIZE: u64 = 10 * 1024 * 1024;
-/// Folders of tools' caches and environments, never walked unless `exclude` replaces the list.
+/// Folders of tools' caches, environments, installed packages and build output, never walked
+/// unless `exclude` (or `--no-default-excludes`) replaces the list: ruff's default `exclude`
+/// (`venv`, `node_modules`, `site-packages`, `dist`, ...) and the caches of JavaScript tools.
 /// Hidden files are walked otherwise: `.env` files and CI workflows hold model ids.
 pub const DEFAULT_EXCLUDE: &[&str] = &[
     ".angular",
     ".direnv",
     ".eggs",
+    ".git-rewrite",
     ".ipynb_checkpoints",
     ".mypy_cache",
     ".next",
@@ -32,8 +35,15 @@ pub const DEFAULT_EXCLUDE: &[&str] = &[
     ".tox",
     ".turbo",
     ".venv",
+    ".vscode",
     ".yarn",
     "__pypackages__",
+    "_build",
+    "buck-out",
+    "dist",
+    "node_modules",
+    "site-packages",
+    "venv",
 ];
 /// Version-control folders: never walked, whatever `exclude` says.
 pub const VCS_FOLDERS: &[&str] = &[".git", ".hg", ".svn", ".jj", ".bzr"];
@@ -50,6 +60,9 @@ pub struct Overrides {
     pub exclude: Option<Vec<String>>,
     /// `--extend-exclude`: added to the excludes.
     pub extend_exclude: Vec<String>,
+    /// `--no-default-excludes`: no default list when neither the configuration nor the command
+    /// line gives `exclude`.
+    pub no_default_excludes: bool,
 }
 
 pub struct Settings {
@@ -103,6 +116,7 @@ impl Settings {
         // `--extend-exclude` adds to both.
         let exclude_globs: Vec<String> = match overrides.exclude.as_ref().or(config.exclude.as_ref()) {
             Some(globs) => globs.clone(),
+            None if overrides.no_default_excludes => Vec::new(),
             None => DEFAULT_EXCLUDE.iter().map(|s| s.to_string()).collect(),
         }
         .into_iter()

@@ -234,7 +234,10 @@ fn show_settings_and_show_files() {
     let out = stdout(&o);
     assert!(out.starts_with("configuration file: interlint.toml\n"), "{out}");
     assert!(out.contains("\nrules (2): MIG001, MIG009\n"), "{out}");
-    assert!(out.contains(", .venv, .yarn, __pypackages__, docs\n"), "{out}");
+    assert!(
+        out.contains(", node_modules, site-packages, venv, docs\n"),
+        "{out}"
+    );
     assert!(out.contains("\nper-file ignores: tests/* = MIG\n"), "{out}");
     assert!(
         out.contains("\n  model-2.0-flash (deprecated) -> model-3.5-flash\n"),

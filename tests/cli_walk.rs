@@ -76,6 +76,35 @@ fn exclude_replaces_the_default_list_and_extend_exclude_adds_to_it() {
     assert_eq!(concise_paths(&o), [".venv/lib/site.py"], "{}", stdout(&o));
 }
 
+/// Without a `.gitignore`, installed packages and build output are not walked (as ruff's
+/// default `exclude`): a project's un-ignored `venv/` holds the client library itself, whose
+/// findings would bury the project's own.
+#[test]
+fn installed_packages_and_build_output_are_not_walked_without_a_gitignore() {
+    let py = "m = \"gemini-2.0-flash\"\n";
+    let dir = tree(&[
+        ("app.py", py),
+        ("venv/lib/python3.12/site-packages/google/genai/models.py", py),
+        ("env/lib/python3.12/site-packages/google/genai/models.py", py),
+        ("web/node_modules/@google/genai/dist/index.js", py),
+        ("__pypackages__/3.12/lib/x.py", py),
+        ("dist/bundle.js", py),
+        ("docs/_build/html/x.js", py),
+        (".ipynb_checkpoints/nb-checkpoint.py", py),
+        ("vendor/site.py", py),
+    ]);
+    let o = interlint(dir.path(), &["--format", "concise"]);
+    assert_eq!(concise_paths(&o), ["app.py", "vendor/site.py"], "{}", stdout(&o));
+    // --no-default-excludes walks them all.
+    let o = interlint(dir.path(), &["--format", "concise", "--no-default-excludes"]);
+    assert_eq!(concise_paths(&o).len(), 9, "{}", stdout(&o));
+    // A configured `exclude` replaces the list, as in ruff.
+    std::fs::write(dir.path().join("interlint.toml"), "exclude = [\"vendor\"]\n").expect("write");
+    let o = interlint(dir.path(), &["--format", "concise"]);
+    assert_eq!(concise_paths(&o).len(), 8, "{}", stdout(&o));
+    assert!(!stdout(&o).contains("vendor/site.py"), "{}", stdout(&o));
+}
+
 #[test]
 fn interlint_configuration_is_never_reported_or_rewritten() {
     let pyproject = "[project]\nname = \"app\"\ndescription = \"uses gemini-2.0-flash\"\n\n[tool.interlint]\nselect = [\"MIG009\"]\n\n[[tool.interlint.model]]\nid = \"acme-tuned-1\"\nstatus = \"deprecated\"\nreplacement = \"acme-tuned-2\"\n\n[[tool.interlint.model]]\nid = \"gemini-2.0-flash\"\nstatus = \"deprecated\"\nreplacement = \"gemini-3.5-flash\"\n";

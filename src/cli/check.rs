@@ -48,6 +48,7 @@ pub(super) fn check(mut args: CheckArgs) -> anyhow::Result<u8> {
             max_file_size: args.max_file_size,
             exclude: args.exclude.clone(),
             extend_exclude: args.extend_exclude.clone(),
+            no_default_excludes: args.no_default_excludes,
         };
         let settings = Settings::new(&loaded, overrides, &cwd)?;
         Ok((loaded, settings))

@@ -176,6 +176,10 @@ pub(super) struct CheckArgs {
     /// default list (comma-separated; repeatable).
     #[arg(long, value_delimiter = ',', value_name = "GLOBS")]
     pub(super) exclude: Option<Vec<String>>,
+    /// Walk the folders the default `exclude` list leaves out (`venv`, `node_modules`,
+    /// `site-packages`, `dist`, tool caches); a configured `exclude` still applies.
+    #[arg(long)]
+    pub(super) no_default_excludes: bool,
     /// Globs of files and folders to leave out, besides `exclude` (comma-separated; repeatable).
     #[arg(long, value_delimiter = ',', value_name = "GLOBS")]
     pub(super) extend_exclude: Vec<String>,
