@@ -1,15 +1,11 @@
-//! The string elements of a document's lists and the string values of its enums' members,
-//! grouped by the collection they belong to: Python lists, tuples and sets and JavaScript arrays
-//! from the shared form, Python enums (a class with a base named `*Enum`) and TypeScript `enum`s,
-//! JSON arrays from their scan, and YAML sequences and TOML arrays from the lines of a text
-//! file. A rewrite of one element can then be checked against its siblings: two equal entries
-//! of one list, or two members of one enum with the same value (Python makes the second an
-//! alias of the first), change what a program does.
+//! Collections a model id can be an entry of, where the shared form does not say: YAML
+//! sequences and TOML arrays read from the lines of a text file, Python enums (a class with a
+//! base named `*Enum`) and TypeScript `enum`s. [`super::knowledge`] tells from them what an
+//! application knows about models.
 
 use std::ops::Range;
 
-use super::json::scan::{Json, Step};
-use super::{CommentStyle, Document, Surface, Syntax, ir};
+use super::ir;
 
 /// A string element as written: where its text is (inside the quotes, when it has them) and
 /// its value.
@@ -24,139 +20,12 @@ pub struct Element {
 pub enum Collection {
     /// A list, array, tuple, set or sequence, by the word its language has for it.
     List(&'static str),
-    /// The members of an enum; `alias` when two members with one value are one member, the
-    /// second an alias of the first (Python).
-    Enum { alias: bool },
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Group {
     pub collection: Collection,
     pub elements: Vec<Element>,
-}
-
-/// The groups of string elements of the collections that have an element holding one of
-/// `ranges`, one group per collection (a group of one element is left out).
-pub fn sibling_elements(doc: &Document, ranges: &[Range<usize>]) -> Vec<Group> {
-    let groups = match (&doc.surface, &doc.syntax) {
-        (Surface::Json, Syntax::Json(json)) => json_elements(json, &doc.text, ranges),
-        (
-            Surface::Python | Surface::JavaScript | Surface::TypeScript | Surface::Tsx,
-            Syntax::Lowered(tree),
-        ) => tree_elements(tree, &doc.text, doc.surface, ranges),
-        (Surface::Text(CommentStyle::Hash), _) => text_elements(&doc.text)
-            .into_iter()
-            .filter(|g| {
-                g.elements
-                    .iter()
-                    .any(|e| ranges.iter().any(|r| holds(&e.range, r)))
-            })
-            .collect(),
-        _ => Vec::new(),
-    };
-    groups.into_iter().filter(|g| g.elements.len() > 1).collect()
-}
-
-fn holds(outer: &Range<usize>, inner: &Range<usize>) -> bool {
-    outer.start <= inner.start && inner.end <= outer.end
-}
-
-/// JSON arrays with a string item holding one of `ranges`.
-fn json_elements(json: &Json, text: &str, ranges: &[Range<usize>]) -> Vec<Group> {
-    let mut groups = Vec::new();
-    let mut seen: Vec<usize> = Vec::new();
-    for range in ranges {
-        let path = json.path(range.clone());
-        let Some((node, Step::Item(array))) = path.last() else {
-            continue;
-        };
-        if !node.is_string() || seen.contains(&array.range.start) {
-            continue;
-        }
-        seen.push(array.range.start);
-        let elements = array
-            .items()
-            .iter()
-            .filter(|item| item.is_string())
-            .filter_map(|item| {
-                let inner = item.inner();
-                Some(Element {
-                    value: text.get(inner.clone())?.to_string(),
-                    range: inner,
-                })
-            })
-            .collect();
-        groups.push(Group {
-            collection: Collection::List("array"),
-            elements,
-        });
-    }
-    groups
-}
-
-/// Python lists, tuples, sets and enums, JavaScript arrays and TypeScript enums with a string
-/// element holding one of `ranges`.
-fn tree_elements(tree: &ir::Tree, text: &str, surface: Surface, ranges: &[Range<usize>]) -> Vec<Group> {
-    let mut strings: Vec<(ir::Span, ir::NodeId)> = tree
-        .nodes
-        .iter()
-        .enumerate()
-        .filter(|(_, n)| matches!(n.kind, ir::Kind::Str(_)))
-        .map(|(id, n)| (n.span, id as ir::NodeId))
-        .collect();
-    strings.sort();
-    let python = surface == Surface::Python;
-    let mut groups = Vec::new();
-    let mut seen: Vec<ir::NodeId> = Vec::new();
-    for range in ranges {
-        let before = strings.partition_point(|(span, _)| span.start as usize <= range.start);
-        let Some(&(span, string)) = before.checked_sub(1).and_then(|i| strings.get(i)) else {
-            continue;
-        };
-        if !holds(&span.range(), range) {
-            continue;
-        }
-        // The element: the string, with the parentheses around it.
-        let mut element = string;
-        let mut parent = tree.parent(element);
-        while let Some(p) = parent.filter(|&p| matches!(tree.kind(p), ir::Kind::Paren(_))) {
-            element = p;
-            parent = tree.parent(p);
-        }
-        let Some(parent) = parent else {
-            continue;
-        };
-        let found = match tree.kind(parent) {
-            ir::Kind::List(c) | ir::Kind::Tuple(c) | ir::Kind::Set(c) => {
-                let word = match tree.kind(parent) {
-                    ir::Kind::List(_) if python => "list",
-                    ir::Kind::List(_) => "array",
-                    ir::Kind::Tuple(_) => "tuple",
-                    _ => "set",
-                };
-                Some((parent, Collection::List(word), c.items.clone()))
-            }
-            ir::Kind::Assign(assign) if python && assign.value == Some(element) => enum_class(tree, parent)
-                .map(|(class, members)| (class, Collection::Enum { alias: true }, members)),
-            ir::Kind::Other(children) if !python && is_ts_enum(text, tree.range(parent)) => {
-                Some((parent, Collection::Enum { alias: false }, children.clone()))
-            }
-            _ => None,
-        };
-        let Some((collection_node, collection, items)) = found else {
-            continue;
-        };
-        if seen.contains(&collection_node) {
-            continue;
-        }
-        seen.push(collection_node);
-        let elements = items
-            .iter()
-            .filter_map(|&item| string_element(tree, text, tree.unwrap(item)))
-            .collect();
-        groups.push(Group { collection, elements });
-    }
-    groups
 }
 
 /// The class of a Python enum whose body holds the assignment `assign` (`NAME = "value"`), with
@@ -184,9 +53,15 @@ fn enum_class(tree: &ir::Tree, assign: ir::NodeId) -> Option<(ir::NodeId, Vec<ir
     Some((class, c.body.iter().filter_map(|&s| member(s)).collect()))
 }
 
+/// Whether the assignment `assign` is a member of a Python enum (`NAME = "value"` in the body
+/// of a class with a base named `*Enum`).
+pub fn is_enum_member(tree: &ir::Tree, assign: ir::NodeId) -> bool {
+    enum_class(tree, assign).is_some()
+}
+
 /// Whether the text at `range` is a TypeScript enum declaration (`enum`, `const enum`,
 /// `declare enum`).
-fn is_ts_enum(text: &str, range: Range<usize>) -> bool {
+pub fn is_ts_enum(text: &str, range: Range<usize>) -> bool {
     let Some(mut rest) = text.get(range) else {
         return false;
     };
@@ -202,34 +77,19 @@ fn is_ts_enum(text: &str, range: Range<usize>) -> bool {
         .is_some_and(|after| after.starts_with(char::is_whitespace))
 }
 
-/// A string literal node as an element: its value and where its text is between the quotes.
-fn string_element(tree: &ir::Tree, text: &str, node: ir::NodeId) -> Option<Element> {
-    let ir::Kind::Str(value) = tree.kind(node) else {
-        return None;
-    };
-    let range = tree.range(node);
-    let written = text.get(range.clone())?;
-    // A prefix (`r`, `b`), then one or three quotes on each side.
-    let open = written.find(['"', '\'', '`'])?;
-    let quote = &written[open..];
-    let width = if quote.starts_with("\"\"\"") || quote.starts_with("'''") {
-        3
-    } else {
-        1
-    };
-    let start = range.start + open + width;
-    let end = range.end.saturating_sub(width).max(start);
-    Some(Element {
-        range: start..end,
-        value: value.to_string(),
-    })
-}
-
 /// The lists of a YAML or TOML text: YAML block sequences of scalars (`- item` lines at one
 /// indentation), and flow sequences and TOML arrays (`[a, "b"]`, over several lines too) that
 /// are a value (after `key:`, `key =` or `- `). Block scalars and multi-line strings are
 /// stepped over.
 pub fn text_elements(text: &str) -> Vec<Group> {
+    text_lists(text)
+        .into_iter()
+        .filter(|g| g.elements.len() > 1)
+        .collect()
+}
+
+/// The lists of a YAML or TOML text, as [`text_elements`], those of one element included.
+pub fn text_lists(text: &str) -> Vec<Group> {
     let mut groups: Vec<Group> = Vec::new();
     // The open block sequence: its indentation and group.
     let mut sequence: Option<(usize, usize)> = None;
@@ -311,7 +171,7 @@ pub fn text_elements(text: &str) -> Vec<Group> {
             groups[group].elements.push(element);
         }
     }
-    groups.into_iter().filter(|g| g.elements.len() > 1).collect()
+    groups
 }
 
 /// The value after a key at the start of `s` (`key: value`, `key = value`, quoted keys too).
@@ -463,47 +323,6 @@ mod tests {
             .iter()
             .map(|g| g.elements.iter().map(|e| e.value.clone()).collect())
             .collect()
-    }
-
-    fn elements_of(surface: Surface, text: &str, piece: &str) -> Vec<Group> {
-        let docs = crate::lang::documents(surface, text);
-        let at = text.find(piece).expect("the piece");
-        let ranges: Vec<Range<usize>> = std::iter::once(at..at + piece.len()).collect();
-        sibling_elements(&docs[0], &ranges)
-    }
-
-    #[test]
-    fn python_lists_tuples_sets_and_enums() {
-        let text = "A = ['x', (\"y\"), f(), 'z']\nB = ('p', 'q')\nC = {'s', 't'}\nclass M(str, enum.Enum):\n    \"\"\"doc\"\"\"\n    X = 'e1'\n    _hidden = 'h'\n    Y = 'e2'\nclass N:\n    X = 'n1'\n    Y = 'n2'\nD = {'k': 'v', 'l': 'w'}\n";
-        let of = |piece| values(&elements_of(Surface::Python, text, piece));
-        assert_eq!(of("'x'"), [["x", "y", "z"]]);
-        assert_eq!(of("'q'"), [["p", "q"]]);
-        assert_eq!(of("'t'"), [["s", "t"]]);
-        assert_eq!(of("'e2'"), [["e1", "e2"]]);
-        assert!(of("'n2'").is_empty());
-        assert!(of("'w'").is_empty());
-        let groups = elements_of(Surface::Python, text, "\"y\"");
-        assert_eq!(groups[0].collection, Collection::List("list"));
-        assert_eq!(&text[groups[0].elements[1].range.clone()], "y");
-    }
-
-    #[test]
-    fn javascript_arrays_and_typescript_enums() {
-        let text = "const a = ['x', `y`, ...rest];\nexport const enum M { X = 'e1', Y = \"e2\", Z = 3 }\nconst o = { X: 'o1', Y: 'o2' };\n";
-        let of = |piece| values(&elements_of(Surface::TypeScript, text, piece));
-        assert_eq!(of("'x'"), [["x", "y"]]);
-        let groups = elements_of(Surface::TypeScript, text, "'e1'");
-        assert_eq!(values(&groups), [["e1", "e2"]]);
-        assert_eq!(groups[0].collection, Collection::Enum { alias: false });
-        assert!(of("'o1'").is_empty());
-    }
-
-    #[test]
-    fn json_arrays() {
-        let text = "{\"models\": [\"a\", \"b\", 3, {\"c\": \"d\"}], \"x\": \"a\"}";
-        let of = |piece| values(&elements_of(Surface::Json, text, piece));
-        assert_eq!(of("\"b\""), [["a", "b"]]);
-        assert!(of("\"d\"").is_empty());
     }
 
     #[test]

@@ -14,6 +14,7 @@ pub mod ir;
 pub mod javascript;
 pub mod json;
 pub mod keys;
+pub mod knowledge;
 pub mod markdown;
 pub mod notebook;
 pub mod python;

@@ -5,8 +5,8 @@ use std::ops::Range;
 
 use crate::diagnostic::{Applicability, Diagnostic, Edit, Fix, Severity};
 use crate::lang::compared::compared_strings;
-use crate::lang::elements::{Collection, sibling_elements};
 use crate::lang::keys::sibling_keys;
+use crate::lang::knowledge::{Words, known};
 use crate::lang::{Document, Syntax};
 use crate::models::{ModelMatch, ModelStatus, with_prefix};
 use crate::registry::{FixAvailability, Rule, RuleContext, RuleMeta};
@@ -21,7 +21,7 @@ static META: RuleMeta = RuleMeta {
     summary: "A deprecated model id, or one whose migration is recommended",
     surfaces: "all",
     fix: FixAvailability::Sometimes,
-    fix_safety: "safe; unsafe in prose, where the new id changes more than the id (list or enum entries made equal, an id a test of the project compares against, settings the new model rejects); none when the new id is already a sibling key",
+    fix_safety: "safe; unsafe in prose, and where the new id changes more than the id (an id a test of the project compares against, settings the new model rejects); none where the id is what the application knows about models (an entry of a list, enum or table, a key, a comparison, a picker's option) or the new id is already a sibling key",
     doc: include_str!("../../rules/docs/MIG009.md"),
 };
 
@@ -45,10 +45,14 @@ impl Rule for DeprecatedModelId {
         }
         let ranges: Vec<Range<usize>> = found.iter().map(|f| f.range.clone()).collect();
         let collisions = key_collisions(doc, cx.settings, &ranges);
-        let equal_elements = element_collisions(doc, cx.settings, &ranges);
+        let words = Words {
+            prefixes: &cx.settings.prefixes,
+            assertions: &cx.settings.models.tests.assertions,
+        };
+        let known = known(doc, &ranges, &words);
         let compared = compared_ids(doc, cx, &found);
         let answered_by = &cx.settings.models.answered_by_keys;
-        for found in found {
+        for (found, known) in found.into_iter().zip(known) {
             if key_before(&doc.text, found.range.start)
                 .is_some_and(|key| answered_by.iter().any(|k| k == key))
             {
@@ -91,14 +95,15 @@ impl Rule for DeprecatedModelId {
                      entries by hand",
                     collision.becomes
                 ));
+            } else if let Some(known) = known.filter(|_| written != replacement) {
+                diagnostic = diagnostic.with_suggestion(format!(
+                    "Not replaced: the id is {}, which is what the application knows about models, \
+                     not a request; replacing it would change what the code does (two entries of \
+                     a table made one model, a branch for the old model left dead). Review it by hand",
+                    known.describe()
+                ));
             } else if written != replacement {
                 let mut why: Vec<String> = Vec::new();
-                if let Some(collision) = equal_elements
-                    .iter()
-                    .find(|c| c.element.start <= found.range.start && found.range.end <= c.element.end)
-                {
-                    why.push(collision.reason());
-                }
                 if compared.at.contains(&found.range.start) {
                     why.push("a test compares against this id".to_string());
                 } else if compared.ids.contains(written) {
@@ -290,65 +295,6 @@ fn key_collisions(doc: &Document, settings: &Tables, ranges: &[Range<usize>]) ->
         for (i, becomes, existing) in clashes(&values, settings) {
             collisions.push(KeyCollision {
                 key: group[i].range.clone(),
-                becomes,
-                existing,
-            });
-        }
-    }
-    collisions
-}
-
-/// An element of a list or a member of an enum whose id cannot be replaced safely: another
-/// element of the collection is, or becomes, what it would become.
-struct ElementCollision {
-    element: Range<usize>,
-    collection: Collection,
-    becomes: String,
-    /// Another element is already what this one would become.
-    existing: bool,
-}
-
-impl ElementCollision {
-    /// Why the fix is unsafe, for its title.
-    fn reason(&self) -> String {
-        let becomes = &self.becomes;
-        match (self.collection, self.existing) {
-            (Collection::List(word), true) => {
-                format!("another entry of the same {word} is `{becomes}` already: two entries would be equal")
-            }
-            (Collection::List(word), false) => {
-                format!(
-                    "another entry of the same {word} becomes `{becomes}` too: two entries would be equal"
-                )
-            }
-            (Collection::Enum { alias }, existing) => {
-                let has = if existing {
-                    "has the value"
-                } else {
-                    "gets the value"
-                };
-                let already = if existing { "already" } else { "too" };
-                let consequence = if alias {
-                    "Python makes the second member an alias of the first"
-                } else {
-                    "the two members would be equal"
-                };
-                format!("another member of the same enum {has} `{becomes}` {already}: {consequence}")
-            }
-        }
-    }
-}
-
-/// The elements of lists and enums holding one of `ranges` whose replaced value would equal
-/// another element's value (as written, or replaced too), where the two differ now.
-fn element_collisions(doc: &Document, settings: &Tables, ranges: &[Range<usize>]) -> Vec<ElementCollision> {
-    let mut collisions = Vec::new();
-    for group in sibling_elements(doc, ranges) {
-        let values: Vec<&str> = group.elements.iter().map(|e| e.value.as_str()).collect();
-        for (i, becomes, existing) in clashes(&values, settings) {
-            collisions.push(ElementCollision {
-                element: group.elements[i].range.clone(),
-                collection: group.collection,
                 becomes,
                 existing,
             });
