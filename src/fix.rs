@@ -118,7 +118,9 @@ pub struct FixOutcome {
 /// What the file's own parser would reject: the surface's syntax errors, and for a TOML file
 /// whether it still loads.
 pub fn file_errors(path: &Path, surface: Surface, text: &str) -> usize {
-    lang::syntax_errors(surface, text).saturating_add(toml_errors(path, text))
+    lang::syntax_errors(surface, text)
+        .saturating_add(toml_errors(path, text))
+        .saturating_add(lang::redeclarations(surface, text))
 }
 
 /// For a TOML file that no longer loads, a count no fix may reach; else 0.
@@ -188,7 +190,10 @@ pub fn fix_text(
     let lint_and_errors = |t: &str| {
         let (diagnostics, errors) =
             crate::engine::lint_text_and_errors(settings, &rules_of(t), path, surface, t);
-        (diagnostics, errors.saturating_add(toml_errors(path, t)))
+        let errors = errors
+            .saturating_add(toml_errors(path, t))
+            .saturating_add(lang::redeclarations(surface, t));
+        (diagnostics, errors)
     };
     let (original, baseline) = lint_and_errors(text);
     let breaks = |t: &str| file_errors(path, surface, t) > baseline;

@@ -80,8 +80,16 @@ pub fn rewrite_unit(found: &Found, dialect: Dialect, settings: &Tables) -> Resul
         return Err("the unit's import or client is not known".into());
     };
     let mut edits = Vec::new();
-    // The client is created in place of the configure call, or just after the import.
-    if client_range.is_empty() && client_range.start == unit.import.end {
+    // A module that imports the current class already (under the name the new import would
+    // bind) keeps that import, and the legacy one goes: a second would declare the name twice.
+    let imported_already = current_class_imported(found.doc, unit);
+    if imported_already {
+        edits.push(Edit::replace(
+            super::request::statement_removal(text, unit.import.clone()),
+            "",
+        ));
+        edits.push(Edit::replace(client_range, client_text));
+    } else if client_range.is_empty() && client_range.start == unit.import.end {
         edits.push(Edit::replace(
             unit.import.clone(),
             format!("{import}{client_text}"),
@@ -97,7 +105,11 @@ pub fn rewrite_unit(found: &Found, dialect: Dialect, settings: &Tables) -> Resul
         edits.push(Edit::replace(removal.clone(), ""));
     }
     for (range, replacement) in replacements(unit, text, dialect) {
-        edits.push(Edit::replace(range, replacement));
+        if imported_already && unit.repeated_imports.contains(&range) {
+            edits.push(Edit::replace(super::request::statement_removal(text, range), ""));
+        } else {
+            edits.push(Edit::replace(range, replacement));
+        }
     }
     // The legacy answer read after a result (`.response.text()`) becomes the interaction's.
     let answer = dialect.answer_text("");
@@ -230,6 +242,33 @@ pub fn import_code(unit: &LegacyUnit, text: &str) -> Option<String> {
             }
             written
         }
+    })
+}
+
+/// Whether the module of a JavaScript unit imports the current class from the current package
+/// already, bound to the name the unit's new import would bind (`import { GoogleGenAI } from
+/// "@google/genai"` beside the legacy import).
+fn current_class_imported(doc: &Document, unit: &LegacyUnit) -> bool {
+    let Some(LegacyImport::Class { alias, .. }) = &unit.imported else {
+        return false;
+    };
+    let crate::lang::Syntax::Lowered(tree) = &doc.syntax else {
+        return false;
+    };
+    let bound = alias.as_deref().unwrap_or(JAVASCRIPT_CLASS);
+    tree.nodes.iter().any(|node| match &node.kind {
+        crate::lang::ir::Kind::Import(import) => {
+            !import.type_only
+                && import
+                    .module
+                    .as_ref()
+                    .is_some_and(|m| &*m.name == JAVASCRIPT_PACKAGE)
+                && import
+                    .names
+                    .iter()
+                    .any(|n| &*n.name.name == JAVASCRIPT_CLASS && n.bound() == bound)
+        }
+        _ => false,
     })
 }
 

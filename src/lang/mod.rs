@@ -657,6 +657,18 @@ pub fn syntax_errors(surface: Surface, text: &str) -> usize {
     }
 }
 
+/// The names a text declares twice in one scope where its language refuses that (JavaScript and
+/// TypeScript modules), as its parser's semantic checks tell; 0 elsewhere. Python rebinds a
+/// name freely, so a repeated import there is no error.
+pub fn redeclarations(surface: Surface, text: &str) -> usize {
+    match surface {
+        Surface::JavaScript | Surface::TypeScript | Surface::Tsx => {
+            javascript::lower::redeclarations(surface, text)
+        }
+        _ => 0,
+    }
+}
+
 /// [`syntax_errors`] of a text whose documents are already parsed.
 pub fn errors_of(surface: Surface, text: &str, docs: &[Document]) -> usize {
     match surface {

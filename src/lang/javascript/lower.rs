@@ -1214,6 +1214,31 @@ fn decl_kind(kind: js::VariableDeclarationKind) -> DeclKind {
     }
 }
 
+/// The names a JavaScript or TypeScript text declares twice in one scope (`import { A } ...`
+/// twice, `const a` after `let a`), as oxc's semantic checks report them: Node refuses such a
+/// module (`Identifier 'A' has already been declared`) and tsc reports TS2300/TS2451, though
+/// the text parses. A fix may not add one; 0 when the text does not parse.
+pub fn redeclarations(surface: Surface, text: &str) -> usize {
+    let owned = parseable(text);
+    let text: &str = &owned;
+    let allocator = Allocator::default();
+    let mut parsed = Parser::new(&allocator, text, source_type(surface)).parse();
+    if error_count(&parsed) > 0 && surface == Surface::JavaScript {
+        parsed = Parser::new(&allocator, text, SourceType::tsx()).parse();
+    }
+    if error_count(&parsed) > 0 {
+        return 0;
+    }
+    let built = oxc_semantic::SemanticBuilder::new()
+        .with_check_syntax_error(true)
+        .build(&parsed.program);
+    built
+        .diagnostics
+        .iter()
+        .filter(|e| e.to_string().contains("has already been declared"))
+        .count()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
