@@ -25,7 +25,7 @@ pub fn lint_text(
     // Spans of an earlier file parsed on this thread are dead from here on.
     lang::rust::reset_thread_spans();
     let found = lint_documents(settings, &rules, path, lang::documents(surface, text));
-    without_own_configuration(path, text, found)
+    unfixed_records(path, without_own_configuration(path, text, found))
 }
 
 /// The findings of a text and its syntax errors ([`lang::syntax_errors`]), from one parse: the
@@ -45,7 +45,37 @@ pub fn lint_text_and_errors(
         return (Vec::new(), errors);
     }
     let found = lint_documents(settings, &rules, path, docs);
-    (without_own_configuration(path, text, found), errors)
+    (
+        unfixed_records(path, without_own_configuration(path, text, found)),
+        errors,
+    )
+}
+
+/// File extensions of files that record code rather than hold it: a patch (`--diff -o
+/// fix.diff`, `patches/*.patch`) and what `patch` leaves beside a file it could not change.
+const RECORDS: &[&str] = &["diff", "patch", "rej", "orig"];
+
+/// The findings of a file that records code, without their fixes: a fixed patch no longer
+/// applies (its context and removed lines must match the file it patches), so it is reported
+/// and changed by hand, or made again from the fixed code.
+fn unfixed_records(path: &Path, mut found: Vec<Diagnostic>) -> Vec<Diagnostic> {
+    let records = path
+        .extension()
+        .and_then(|e| e.to_str())
+        .is_some_and(|e| RECORDS.iter().any(|r| e.eq_ignore_ascii_case(r)));
+    if !records {
+        return found;
+    }
+    for diagnostic in &mut found {
+        if let Some(fix) = diagnostic.fix.take() {
+            diagnostic.suggestion = Some(format!(
+                "{} by hand, or make the patch again from fixed code: this file records a change, \
+                 and a patch whose lines are rewritten no longer applies",
+                fix.message
+            ));
+        }
+    }
+    found
 }
 
 /// Findings outside interlint's own configuration ([`crate::config::own_ranges`]), whose fixes

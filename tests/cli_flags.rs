@@ -310,3 +310,29 @@ fn fix_only_fixes_and_reports_only_the_fixes() {
     let o = interlint(dir.path(), &["--fix-only", "--diff"]);
     assert_eq!(o.status.code(), Some(2));
 }
+
+/// A patch records a change: its findings are reported, but `--fix` leaves it as it is (a patch
+/// whose lines are rewritten no longer applies).
+#[test]
+fn patches_are_reported_but_never_fixed() {
+    let patch = "--- a/app.py\n+++ b/app.py\n@@ -1 +1 @@\n-MODEL = \"gemini-1.5-pro\"\n+MODEL = \"gemini-2.0-flash\"\n";
+    let dir = tree(&[
+        ("fix.diff", patch),
+        ("patches/model.patch", patch),
+        ("app.py", "MODEL = \"gemini-2.0-flash\"\n"),
+    ]);
+    let o = interlint(dir.path(), &["--fix", "--unsafe-fixes", "--format", "json"]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let read = |name: &str| std::fs::read_to_string(dir.path().join(name)).expect("read");
+    assert_eq!(read("fix.diff"), patch);
+    assert_eq!(read("patches/model.patch"), patch);
+    assert_eq!(read("app.py"), "MODEL = \"gemini-3.5-flash\"\n");
+    let json: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("json");
+    let findings = json["findings"].as_array().expect("findings");
+    assert_eq!(findings.len(), 4, "{json}");
+    for f in findings {
+        assert!(f["fix"].is_null(), "{f}");
+        let suggestion = f["suggestion"].as_str().unwrap_or_default();
+        assert!(suggestion.contains("no longer applies"), "{suggestion}");
+    }
+}
