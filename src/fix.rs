@@ -113,18 +113,18 @@ pub struct FixOutcome {
     pub status: FixStatus,
     /// Fixes left out, each with why; the rest of the file's fixes are applied.
     pub dropped: Vec<DroppedFix>,
+    /// The syntax errors of the text before any fix, which no fix may add to.
+    pub errors: usize,
 }
 
 /// What the file's own parser would reject: the surface's syntax errors, and for a TOML file
 /// whether it still loads.
 pub fn file_errors(path: &Path, surface: Surface, text: &str) -> usize {
-    lang::syntax_errors(surface, text)
-        .saturating_add(toml_errors(path, text))
-        .saturating_add(lang::redeclarations(surface, text))
+    lang::syntax_errors(surface, text).saturating_add(toml_errors(path, text))
 }
 
 /// For a TOML file that no longer loads, a count no fix may reach; else 0.
-fn toml_errors(path: &Path, text: &str) -> usize {
+pub fn toml_errors(path: &Path, text: &str) -> usize {
     let is_toml = path
         .extension()
         .and_then(|e| e.to_str())
@@ -163,6 +163,11 @@ impl FixKey {
     }
 }
 
+/// Words an edit writes when it declares a name in JavaScript or TypeScript.
+const DECLARING: &[&str] = &[
+    "import", "require(", "const ", "let ", "var ", "class ", "function",
+];
+
 /// Why a fix is left out when the text it gives has more syntax errors than the original.
 const INVALID_SYNTAX: &str = "would produce invalid syntax";
 
@@ -182,6 +187,126 @@ pub fn fix_text(
     line_ending: LineEnding,
     unsafe_fixes: bool,
 ) -> FixOutcome {
+    let file = FileText {
+        path,
+        surface,
+        text,
+        line_ending,
+    };
+    fix_loop(settings, rules, &file, unsafe_fixes, None)
+}
+
+/// A file's text, with what the fix loop needs to know of it.
+#[derive(Clone, Copy)]
+pub struct FileText<'a> {
+    pub path: &'a Path,
+    pub surface: Surface,
+    pub text: &'a str,
+    pub line_ending: LineEnding,
+}
+
+/// The findings of a text already linted, and its syntax errors ([`file_errors`] but for its
+/// redeclarations, which are counted when a fix could add one): where a fix loop starts
+/// without linting the text again.
+pub struct Start {
+    pub diagnostics: Vec<Diagnostic>,
+    pub errors: usize,
+}
+
+/// What fixing a text would resolve of its findings: `fixable` by the safe fixes (`--fix`),
+/// `more_unsafe` by the unsafe fixes too (`--fix --unsafe-fixes`) among those left.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct WouldFix {
+    pub fixable: usize,
+    pub more_unsafe: usize,
+}
+
+/// The findings `remaining` leaves of `before` (those not brought by the fixes) taken from
+/// `before`'s count: the findings the fixes resolved.
+fn resolved_of(before: &[Diagnostic], remaining: &[Diagnostic]) -> usize {
+    let left = remaining.len().saturating_sub(brought(before, remaining));
+    before.len().saturating_sub(left)
+}
+
+/// What the fixes of a text would resolve, from its findings (`start`), in the pass that
+/// linted it. With `unsafe_fixes`, one loop as `--fix --unsafe-fixes` runs it (`fixable` is
+/// then what it resolves); else the safe loop as `--fix` runs it, and the unsafe fixes' loop
+/// from where it ends, so that `more_unsafe` is what `--unsafe-fixes` resolves after `--fix`,
+/// as [`more_unsafe`] finds it on a fixed text.
+pub fn would_fix(
+    settings: &Settings,
+    rules: &[&'static dyn Rule],
+    file: &FileText,
+    start: Start,
+    unsafe_fixes: bool,
+) -> WouldFix {
+    let any_fix =
+        |ds: &[Diagnostic], unsafe_fixes: bool| ds.iter().any(|d| d.applicable_fix(unsafe_fixes).is_some());
+    if !any_fix(&start.diagnostics, true) {
+        return WouldFix::default();
+    }
+    let before = start.diagnostics.clone();
+    if unsafe_fixes {
+        let outcome = fix_loop(settings, rules, file, true, Some(start));
+        return WouldFix {
+            fixable: resolved_of(&before, &outcome.remaining),
+            more_unsafe: 0,
+        };
+    }
+    let errors = start.errors;
+    let safe = if any_fix(&before, false) {
+        fix_loop(settings, rules, file, false, Some(start))
+    } else {
+        FixOutcome {
+            text: file.text.to_string(),
+            fixed: Vec::new(),
+            remaining: start.diagnostics,
+            found: before.len(),
+            new: 0,
+            status: FixStatus::Done,
+            dropped: Vec::new(),
+            errors,
+        }
+    };
+    let fixable = resolved_of(&before, &safe.remaining);
+    let fixed = FileText {
+        text: &safe.text,
+        ..*file
+    };
+    let start = Start {
+        diagnostics: safe.remaining,
+        errors,
+    };
+    WouldFix {
+        fixable,
+        more_unsafe: more_unsafe(settings, rules, &fixed, start),
+    }
+}
+
+/// What the unsafe fixes would resolve of a text's findings (`start`): on a text `--fix` left,
+/// the "more with --unsafe-fixes" of its summary.
+pub fn more_unsafe(settings: &Settings, rules: &[&'static dyn Rule], file: &FileText, start: Start) -> usize {
+    if !start.diagnostics.iter().any(|d| d.applicable_fix(true).is_some()) {
+        return 0;
+    }
+    let before = start.diagnostics.clone();
+    let outcome = fix_loop(settings, rules, file, true, Some(start));
+    resolved_of(&before, &outcome.remaining)
+}
+
+fn fix_loop(
+    settings: &Settings,
+    rules: &[&'static dyn Rule],
+    file: &FileText,
+    unsafe_fixes: bool,
+    start: Option<Start>,
+) -> FixOutcome {
+    let FileText {
+        path,
+        surface,
+        text,
+        line_ending,
+    } = *file;
     // Each text is read by the rules whose words it holds: a fix may bring in words
     // (`interactions.create`) that call on another rule.
     let rules_of = |t: &str| settings.select(rules, path, t.as_bytes());
@@ -190,13 +315,20 @@ pub fn fix_text(
     let lint_and_errors = |t: &str| {
         let (diagnostics, errors) =
             crate::engine::lint_text_and_errors(settings, &rules_of(t), path, surface, t);
-        let errors = errors
-            .saturating_add(toml_errors(path, t))
-            .saturating_add(lang::redeclarations(surface, t));
-        (diagnostics, errors)
+        (diagnostics, errors.saturating_add(toml_errors(path, t)))
     };
-    let (original, baseline) = lint_and_errors(text);
-    let breaks = |t: &str| file_errors(path, surface, t) > baseline;
+    let (original, baseline) = match start {
+        Some(start) => (start.diagnostics, start.errors),
+        None => lint_and_errors(text),
+    };
+    // A name declared twice is counted only in a text a fix could have added one to, against
+    // the original's count, read once.
+    let original_redeclarations = std::cell::OnceCell::new();
+    let redeclares = |t: &str| {
+        let now = lang::redeclarations(surface, t);
+        now > 0 && now > *original_redeclarations.get_or_init(|| lang::redeclarations(surface, text))
+    };
+    let breaks = |t: &str| file_errors(path, surface, t) > baseline || redeclares(t);
     let mut current = text.to_string();
     let mut diagnostics = original.clone();
     let mut fixed = Vec::new();
@@ -237,15 +369,21 @@ pub fn fix_text(
                     rules: rules.into_iter().collect(),
                 },
                 dropped: Vec::new(),
+                errors: baseline,
             };
         }
         let all: Vec<&Fix> = candidates.iter().map(|(_, f)| *f).collect();
+        // Only an edit that writes a declaration can declare a name twice.
+        let may_declare = all
+            .iter()
+            .flat_map(|f| &f.edits)
+            .any(|e| DECLARING.iter().any(|word| e.content.contains(word)));
         let (mut next, mut applied) = apply_counted(&current, &all, &candidates, line_ending);
         let mut single_step = false;
         // The pass's text is linted once: its findings are the next pass's when it parses.
         let mut linted = (!applied.is_empty()).then(|| lint_and_errors(&next));
         if let Some((_, errors)) = &linted
-            && *errors > baseline
+            && (*errors > baseline || (may_declare && redeclares(&next)))
         {
             linted = None;
             // Leave out the fixes that break the file on their own ...
@@ -370,6 +508,7 @@ pub fn fix_text(
         found: original.len(),
         status: FixStatus::Done,
         dropped,
+        errors: baseline,
     }
 }
 

@@ -37,6 +37,11 @@ pub struct RunOptions {
     /// of what was written; else it goes once written (on a monorepo, hundreds of megabytes of
     /// notebooks).
     pub keep_changes: bool,
+    /// Count what the fixes would resolve, for a summary people read
+    /// ([`FileReport::would_fix`]): in a check, what `--fix` resolves and what
+    /// `--unsafe-fixes` then resolves; under `--fix` or `--diff` without unsafe fixes, what
+    /// they would resolve of the findings left.
+    pub count_fixes: bool,
 }
 
 /// A message about a file that is not a finding.
@@ -75,6 +80,10 @@ pub struct FileReport {
     pub change: Option<(String, String)>,
     /// Under `--add-noqa`: the suppression comments added or extended.
     pub directives_added: usize,
+    /// With [`RunOptions::count_fixes`]: what the fixes would resolve, counted by the fix loop
+    /// in the pass that checked the file (a fix of a migration unit resolves findings that
+    /// carry no fix of their own; a fix can make another possible in a later pass).
+    pub would_fix: Option<crate::fix::WouldFix>,
     pub notices: Vec<Notice>,
 }
 
@@ -649,6 +658,33 @@ fn check_source(
     if options.mode == FixMode::AddNoqa {
         return add_noqa(report, source, rules, settings, surface, write);
     }
+    let file = fix::FileText {
+        path,
+        surface,
+        text: &source.text,
+        line_ending: source.line_ending,
+    };
+    if options.mode == FixMode::Check && options.count_fixes {
+        let (diagnostics, errors) =
+            crate::engine::lint_text_and_errors(settings, rules, path, surface, &source.text);
+        if diagnostics.iter().any(|d| d.applicable_fix(true).is_some()) {
+            let start = fix::Start {
+                diagnostics: diagnostics.clone(),
+                errors: errors.saturating_add(fix::toml_errors(path, &source.text)),
+            };
+            let enabled = settings.rules_for(path);
+            report.would_fix = Some(fix::would_fix(
+                settings,
+                &enabled,
+                &file,
+                start,
+                options.unsafe_fixes,
+            ));
+        }
+        report.diagnostics = diagnostics;
+        report.text = Some(source);
+        return report;
+    }
     if options.mode == FixMode::Check {
         report.diagnostics = crate::engine::lint_text(settings, rules, path, surface, &source.text);
         report.text = Some(source);
@@ -676,6 +712,20 @@ fn check_source(
             "the fix of {} at {} was not applied: {}; the file's other fixes were",
             dropped.code, dropped.location, dropped.reason
         )));
+    }
+    if options.count_fixes && !options.unsafe_fixes && outcome.status == FixStatus::Done {
+        let fixed = fix::FileText {
+            text: &outcome.text,
+            ..file
+        };
+        let start = fix::Start {
+            diagnostics: outcome.remaining.clone(),
+            errors: outcome.errors,
+        };
+        report.would_fix = Some(fix::WouldFix {
+            fixable: 0,
+            more_unsafe: fix::more_unsafe(settings, rules, &fixed, start),
+        });
     }
     report.fixed = outcome.fixed;
     report.found = Some(outcome.found);

@@ -74,7 +74,7 @@ fn statistics_as_json_and_refused_combinations() {
     let rows: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("JSON");
     assert_eq!(
         rows,
-        serde_json::json!([{"code": "MIG009", "name": "deprecated-model-id", "count": 2, "fixable": true}])
+        serde_json::json!([{"code": "MIG009", "name": "deprecated-model-id", "count": 2, "fixable": true, "unsafe_fixable": false}])
     );
     for (args, message) in [
         (

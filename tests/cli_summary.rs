@@ -269,3 +269,109 @@ fn utf16_files_with_a_byte_order_mark_are_decoded_and_written_back_as_they_were(
         )
     );
 }
+
+/// One count everywhere (on the demo project, whose migration units resolve reads with no fix
+/// of their own): a check's "K fixable with --fix, M more with --unsafe-fixes" is what `--fix`
+/// then reports as "K fixed" with the same "M more", `--show-fixes` lists K, and a check of the
+/// fixed tree says "M more" again; `--fix --unsafe-fixes` fixes what `check --unsafe-fixes`
+/// called fixable.
+#[test]
+fn check_fix_and_show_fixes_count_alike() {
+    fn copy(from: &std::path::Path, to: &std::path::Path) {
+        std::fs::create_dir_all(to).expect("mkdir");
+        for entry in std::fs::read_dir(from).expect("read_dir").flatten() {
+            let target = to.join(entry.file_name());
+            if entry.path().is_dir() {
+                copy(&entry.path(), &target);
+            } else {
+                std::fs::copy(entry.path(), target).expect("copy");
+            }
+        }
+    }
+    let number = |text: &str, after: &str, before: &str| -> usize {
+        let at = text
+            .find(before)
+            .unwrap_or_else(|| panic!("`{before}` in {text}"));
+        let head = &text[..at];
+        let from = head.rfind(after).map_or(0, |i| i + after.len());
+        head[from..]
+            .trim()
+            .parse()
+            .unwrap_or_else(|_| panic!("a number before `{before}` in {text}"))
+    };
+    let demo = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/demo");
+    let dir = tempfile::tempdir().expect("tempdir");
+    copy(&demo, dir.path());
+    let last = |o: &std::process::Output| {
+        stdout(o)
+            .trim_end()
+            .lines()
+            .last()
+            .unwrap_or_default()
+            .to_string()
+    };
+    let o = interlint(dir.path(), &["--no-progress"]);
+    let summary = last(&o);
+    let fixable = number(&summary, "(", " fixable with --fix");
+    let more = number(&summary, ", ", " more with --unsafe-fixes");
+    assert!(fixable > 0 && more > 0, "{summary}");
+    let o = interlint(dir.path(), &["--unsafe-fixes", "--no-progress"]);
+    let with_unsafe = number(&last(&o), "(", " fixable with --fix");
+
+    let o = interlint(dir.path(), &["--fix", "--show-fixes", "--no-progress"]);
+    let out = stdout(&o);
+    let summary = last(&o);
+    assert_eq!(number(&summary, "(", " fixed"), fixable, "{summary}");
+    assert_eq!(
+        number(&summary, ", ", " more with --unsafe-fixes"),
+        more,
+        "{summary}"
+    );
+    assert_eq!(number(&out, "Fixed", " findings:"), fixable, "{out}");
+    let o = interlint(dir.path(), &["--no-progress"]);
+    assert_eq!(
+        number(&last(&o), "(", " more with --unsafe-fixes"),
+        more,
+        "{}",
+        last(&o)
+    );
+
+    let fresh = tempfile::tempdir().expect("tempdir");
+    copy(&demo, fresh.path());
+    let o = interlint(
+        fresh.path(),
+        &["--fix", "--unsafe-fixes", "--show-fixes", "--no-progress"],
+    );
+    let out = stdout(&o);
+    let summary = last(&o);
+    assert_eq!(number(&summary, "(", " fixed"), with_unsafe, "{summary}");
+    assert_eq!(number(&out, "Fixed", " findings:"), with_unsafe, "{out}");
+}
+
+/// `--statistics` marks a rule `[*]` when `--fix` fixes one of its findings and `[-]` when only
+/// `--unsafe-fixes` does, as ruff does; JSON says both.
+#[test]
+fn statistics_mark_fixes_that_need_unsafe_fixes() {
+    let dir = tree(&[(
+        "app.py",
+        "from google import genai\n\nclient = genai.Client()\nr = client.models.generate_content(model=\"gemini-2.0-flash\", contents=\"hi\")\nprint(r.text)\n",
+    )]);
+    let o = interlint(dir.path(), &["--statistics", "--no-progress"]);
+    let out = stdout(&o);
+    assert!(out.contains("MIG009\t[*] deprecated-model-id"), "{out}");
+    assert!(out.contains("MIG001\t[-] create-content-call"), "{out}");
+    let o = interlint(dir.path(), &["--statistics", "--unsafe-fixes", "--no-progress"]);
+    assert!(
+        stdout(&o).contains("MIG001\t[*] create-content-call"),
+        "{}",
+        stdout(&o)
+    );
+    let o = interlint(dir.path(), &["--statistics", "--format", "json"]);
+    let rows: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("json");
+    let mig001 = rows
+        .as_array()
+        .and_then(|r| r.iter().find(|r| r["code"] == "MIG001"))
+        .expect("MIG001");
+    assert_eq!(mig001["fixable"], false);
+    assert_eq!(mig001["unsafe_fixable"], true);
+}

@@ -90,6 +90,20 @@ fn fixture_snapshot(path: &Path, expect_none: bool) -> String {
             FixAvailability::Always => assert!(d.fix.is_some(), "{} declares a fix always", d.rule.code),
             FixAvailability::Sometimes => {}
         }
+        // ... and its fixes are of the safety it declares (`interlint rules` shows it).
+        if let Some(fix) = &d.fix {
+            let label = interlint::registry::fix_label(d.rule);
+            let declared = match fix.applicability {
+                interlint::diagnostic::Applicability::Unsafe => label.contains("unsafe"),
+                _ => label.replace("unsafe", "").contains("safe"),
+            };
+            assert!(
+                declared,
+                "{} emits a {} fix but declares `{label}`",
+                d.rule.code,
+                fix.applicability.as_str()
+            );
+        }
         assert!(
             d.fix.is_some() || d.suggestion.is_some() || d.rule.code == "MIG009",
             "{} has neither a fix nor a suggestion: {}",

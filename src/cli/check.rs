@@ -153,11 +153,22 @@ fn mode(args: &CheckArgs) -> FixMode {
 }
 
 fn run_options(args: &CheckArgs) -> RunOptions {
+    let format = args.format.unwrap_or(Format::Text);
+    // The summary people read counts what the fixes resolve (JSON and SARIF carry each
+    // finding's own fix): in a check, and after `--fix` for what `--unsafe-fixes` would add.
+    let for_people = matches!(format, Format::Text | Format::Concise) && !args.quiet;
+    let count_fixes = for_people
+        && match mode(args) {
+            FixMode::Check => true,
+            FixMode::Apply => !args.fix_only && !args.unsafe_fixes,
+            FixMode::Diff | FixMode::AddNoqa => false,
+        };
     RunOptions {
         mode: mode(args),
         unsafe_fixes: args.unsafe_fixes,
-        snippets: args.format.unwrap_or(Format::Text) == Format::Text && !args.statistics,
+        snippets: format == Format::Text && !args.statistics,
         keep_changes: false,
+        count_fixes,
     }
 }
 
@@ -226,9 +237,6 @@ pub(super) fn check_paths(args: &CheckArgs, settings: &mut Settings, cwd: &Path)
         let mut counts = Counts::new(&reports, walked.files.len());
         counts.errors += walked.errors.len();
         counts.nothing_checked = nothing_checked(args, settings, walked.files.len());
-        count_would_fix(&mut counts, &reports, args, &|r, unsafe_fixes| {
-            run::check_path(&r.path, settings, diff_options(unsafe_fixes))
-        });
         return write_report(args, &reports, &counts, had_error, cwd, &mut out);
     }
     let walked = walk::collect(&paths, settings, threads, args.force_exclude);
@@ -261,68 +269,7 @@ pub(super) fn check_paths(args: &CheckArgs, settings: &mut Settings, cwd: &Path)
     let mut counts = Counts::new(&reports, walked.files.len());
     counts.errors += walked.errors.len();
     counts.nothing_checked = nothing_checked(args, settings, walked.files.len());
-    if mode(args) == FixMode::Check {
-        count_would_fix(&mut counts, &reports, args, &|r, unsafe_fixes| {
-            run::check_path(&r.path, settings, diff_options(unsafe_fixes))
-        });
-    }
     write_report(args, &reports, &counts, had_error, cwd, &mut out)
-}
-
-fn diff_options(unsafe_fixes: bool) -> RunOptions {
-    RunOptions {
-        mode: FixMode::Diff,
-        unsafe_fixes,
-        snippets: false,
-        keep_changes: false,
-    }
-}
-
-/// The summary of a check counts as fixable what `--fix` (and `--unsafe-fixes`) would
-/// resolve, found by running the fix loop on the files with a fix, so that the count is what
-/// `--diff` then says: a fix of a migration unit also resolves findings that carry no fix of
-/// their own (the result's reads), and a fix can make another possible in a later pass. Only
-/// for a summary people read: JSON and SARIF carry each finding's own fix.
-fn count_would_fix(
-    counts: &mut Counts,
-    reports: &[FileReport],
-    args: &CheckArgs,
-    rerun: &(dyn Fn(&FileReport, bool) -> FileReport + Sync),
-) {
-    use rayon::prelude::*;
-    let format = args.format.unwrap_or(Format::Text);
-    if args.quiet || !matches!(format, Format::Text | Format::Concise) {
-        return;
-    }
-    let resolved = |report: &FileReport| report.resolved();
-    let any_fix = |diagnostics: &[crate::diagnostic::Diagnostic], unsafe_fixes: bool| {
-        diagnostics
-            .iter()
-            .any(|d| d.applicable_fix(unsafe_fixes).is_some())
-    };
-    // Per file: what the safe fixes resolve, and what they resolve with the unsafe ones. A file
-    // with no unsafe fix before or after its safe fixes resolves the same with them, so the
-    // fix loop runs once.
-    let (safe, with_unsafe) = reports
-        .par_iter()
-        .filter(|r| any_fix(&r.diagnostics, true))
-        .map(|r| {
-            let safe = (any_fix(&r.diagnostics, false)).then(|| rerun(r, false));
-            let unsafe_before = r
-                .diagnostics
-                .iter()
-                .any(|d| d.applicable_fix(true).is_some() && d.applicable_fix(false).is_none());
-            let same = !unsafe_before && safe.as_ref().is_some_and(|s| !any_fix(&s.diagnostics, true));
-            let safe_count = safe.as_ref().map_or(0, resolved);
-            let unsafe_count = match same {
-                true => safe_count,
-                false => resolved(&rerun(r, true)),
-            };
-            (safe_count, unsafe_count)
-        })
-        .reduce(|| (0, 0), |a, b| (a.0 + b.0, a.1 + b.1));
-    counts.fixable = safe;
-    counts.unsafe_fixable = with_unsafe.saturating_sub(safe);
 }
 
 /// Why no rule ran on any file, when none did: said instead of "All checks passed.", as ruff
@@ -596,14 +543,9 @@ fn check_stdin(name: &Path, settings: &Settings, args: &CheckArgs, cwd: &Path) -
     let report = run::check_bytes(name, bytes, settings, options, false);
     let mut reports = [report];
     let had_error = print_notices(&mut reports, cwd, &HashSet::from([name.to_path_buf()]), args);
-    let mut counts = Counts::new(&reports, 1);
+    let counts = Counts::new(&reports, 1);
     let mut out = output(args)?;
     if !matches!(options.mode, FixMode::Apply | FixMode::AddNoqa) {
-        if options.mode == FixMode::Check {
-            count_would_fix(&mut counts, &reports, args, &|_, unsafe_fixes| {
-                run::check_bytes(name, input.clone(), settings, diff_options(unsafe_fixes), false)
-            });
-        }
         return write_report(args, &reports, &counts, had_error, cwd, &mut out);
     }
     // The fixed text (or the text with its comments) goes to the output, the rest to stderr.

@@ -8,9 +8,11 @@ use crate::run::FileReport;
 use crate::walk::display_path;
 
 pub fn write_fixes(out: &mut dyn Write, reports: &[FileReport], cwd: &Path, would: bool) -> io::Result<()> {
-    let total: usize = reports.iter().map(|r| r.fixed.len()).sum();
+    // The findings resolved, as the summary's "N fixed" counts them: a unit's fix also
+    // resolves findings with no fix of their own (the reads of its result).
+    let total: usize = reports.iter().map(FileReport::resolved).sum();
     let verb = if would { "Would fix" } else { "Fixed" };
-    if total == 0 {
+    if reports.iter().all(|r| r.fixed.is_empty()) {
         return writeln!(out, "{verb} nothing.");
     }
     writeln!(out, "{verb} {total} {}:", crate::diagnostic::findings_noun(total))?;
@@ -22,6 +24,11 @@ pub fn write_fixes(out: &mut dyn Write, reports: &[FileReport], cwd: &Path, woul
         }
         for ((code, name), n) in rules {
             writeln!(out, "    {n} × {code} ({name})")?;
+        }
+        let with_them = report.resolved().saturating_sub(report.fixed.len());
+        if with_them > 0 {
+            let noun = crate::diagnostic::findings_noun(with_them);
+            writeln!(out, "    {with_them} {noun} resolved with those fixes")?;
         }
     }
     Ok(())

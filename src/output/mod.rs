@@ -146,8 +146,14 @@ impl Counts {
                 .iter()
                 .filter(|n| matches!(n, Notice::Error(_)))
                 .count();
+            counts.findings += report.diagnostics.len();
+            // What the fix loop resolves, where it was counted; else each finding's own fix.
+            if let Some(would) = &report.would_fix {
+                counts.fixable += would.fixable;
+                counts.unsafe_fixable += would.more_unsafe;
+                continue;
+            }
             for d in &report.diagnostics {
-                counts.findings += 1;
                 match d.fix.as_ref().map(|f| f.applicability) {
                     Some(Applicability::Safe) => counts.fixable += 1,
                     Some(Applicability::Unsafe) => counts.unsafe_fixable += 1,
@@ -194,8 +200,14 @@ impl Counts {
         if fixing && self.fixed > 0 {
             let remaining = self.findings.saturating_sub(self.new);
             let total = remaining + self.fixed;
+            // What `--unsafe-fixes` would resolve of the findings left, as a check of the
+            // fixed files says.
+            let more = match self.unsafe_fixable {
+                n if n > 0 && !unsafe_fixes => format!(", {n} more with --unsafe-fixes"),
+                _ => String::new(),
+            };
             return format!(
-                "Found {total} {} ({} fixed, {remaining} remaining).{}",
+                "Found {total} {} ({} fixed, {remaining} remaining{more}).{}",
                 noun(total),
                 self.fixed,
                 self.new_findings(true)

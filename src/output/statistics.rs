@@ -7,13 +7,16 @@ use std::io::{self, Write};
 
 use super::{Located, Style};
 
-/// One rule's row: how many findings, and whether one of them has a fix that applies.
+/// One rule's row: how many findings, and whether one of them has a fix that applies, or one
+/// that `--unsafe-fixes` would apply.
 #[derive(serde::Serialize)]
 struct Row<'a> {
     code: &'a str,
     name: &'a str,
     count: usize,
     fixable: bool,
+    /// A finding has an unsafe fix, which needs `--unsafe-fixes` (false with it: `fixable` says).
+    unsafe_fixable: bool,
     /// Why findings have no rewrite, most frequent first.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     reasons: Vec<Reason>,
@@ -58,10 +61,16 @@ fn rows<'a>(located: &[Located<'a>], style: Style) -> Vec<Row<'a>> {
             name: rule.name,
             count: 0,
             fixable: false,
+            unsafe_fixable: false,
             reasons: Vec::new(),
         });
         row.count += 1;
         row.fixable |= l.fixable(style);
+        row.unsafe_fixable |= !style.unsafe_fixes
+            && l.diagnostic
+                .fix
+                .as_ref()
+                .is_some_and(|f| f.applicability == crate::diagnostic::Applicability::Unsafe);
         if let Some(reason) = &l.diagnostic.reason
             && !l.fixable(style)
         {
@@ -91,7 +100,12 @@ pub fn write_statistics(out: &mut dyn Write, located: &[Located], style: Style) 
     let rows = rows(located, style);
     let width = rows.iter().map(|r| r.count.to_string().len()).max().unwrap_or(1);
     for row in rows {
-        let marker = if row.fixable { "[*] " } else { "" };
+        // As ruff marks them: `[*]` a fix `--fix` applies, `[-]` one only `--unsafe-fixes` does.
+        let marker = match (row.fixable, row.unsafe_fixable) {
+            (true, _) => "[*] ",
+            (false, true) => "[-] ",
+            (false, false) => "",
+        };
         writeln!(out, "{:>width$}\t{}\t{marker}{}", row.count, row.code, row.name)?;
         // Under the rule, each reason its findings were not rewritten, with how many.
         let counts = row

@@ -365,6 +365,7 @@ fn run(root: &Path, args: &Arguments, mode: FixMode) -> Result<Outcome, String> 
         unsafe_fixes: args.flag("unsafe_fixes", false),
         snippets: false,
         keep_changes: true,
+        count_fixes: false,
     };
     let reports = crate::run::run(
         &walked.files,
