@@ -15,6 +15,8 @@ pub const NEUTRAL_PREFIX: &str = "model";
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum ModelStatus {
+    /// Shut down: a request naming it fails.
+    Retired,
     Deprecated,
     MigrationRecommended,
 }
@@ -23,6 +25,7 @@ impl ModelStatus {
     /// As the model table writes it.
     pub fn as_str(self) -> &'static str {
         match self {
+            ModelStatus::Retired => "retired",
             ModelStatus::Deprecated => "deprecated",
             ModelStatus::MigrationRecommended => "migration-recommended",
         }
@@ -34,7 +37,18 @@ impl ModelStatus {
 pub struct ModelEntry {
     pub id: String,
     pub status: ModelStatus,
-    pub replacement: String,
+    /// The recommended id; none when the service names no successor (the finding then has no
+    /// fix).
+    #[serde(default)]
+    pub replacement: Option<String>,
+    /// Versioned variants (`-001`, `-latest`, ...) are reported as this id; `false` when such a
+    /// token is another model (`model-pro-latest` is not `model-pro`).
+    #[serde(default = "yes")]
+    pub variants: bool,
+}
+
+fn yes() -> bool {
+    true
 }
 
 #[derive(Debug, Deserialize)]
@@ -137,11 +151,12 @@ impl ModelTable {
 }
 
 impl ModelTable {
-    /// The id that replaces a found one, with the brand prefix it was written with.
-    pub fn replacement(&self, found: &ModelMatch) -> String {
-        self.entries
-            .get(found.entry)
-            .map_or_else(String::new, |e| with_prefix(&e.replacement, &found.prefix))
+    /// The id that replaces a found one, with the brand prefix it was written with: none when
+    /// its entry names none.
+    pub fn replacement(&self, found: &ModelMatch) -> Option<String> {
+        let entry = self.entries.get(found.entry)?;
+        let replacement = entry.replacement.as_deref()?;
+        Some(with_prefix(replacement, &found.prefix))
     }
 }
 
@@ -170,8 +185,8 @@ pub struct ModelMatch {
 /// Finds model ids as whole tokens (SPEC 3.2).
 pub struct ModelMatcher {
     automaton: AhoCorasick,
-    /// Pattern index → (entry index, prefix).
-    patterns: Vec<(usize, String)>,
+    /// Pattern index → (entry index, prefix, whether the entry takes version suffixes).
+    patterns: Vec<(usize, String, bool)>,
     /// The written forms of every id, for the prefilter.
     pub spellings: Vec<String>,
     suffix: Regex,
@@ -181,6 +196,14 @@ impl ModelMatcher {
     pub fn new(table: &ModelTable, prefixes: &[String]) -> anyhow::Result<Self> {
         let mut spellings = Vec::new();
         let mut patterns = Vec::new();
+        // An id written without a brand word (`learnlm-1.5-pro-experimental`) takes its
+        // replacement with the first brand word that is not the neutral one (`gemini-3.5-flash`).
+        let brand = prefixes
+            .iter()
+            .find(|p| p.as_str() != NEUTRAL_PREFIX)
+            .or(prefixes.first())
+            .cloned()
+            .unwrap_or_else(|| NEUTRAL_PREFIX.to_string());
         for (index, entry) in table.entries.iter().enumerate() {
             let mut seen = Vec::new();
             for prefix in prefixes {
@@ -191,12 +214,12 @@ impl ModelMatcher {
                 seen.push(spelled.clone());
                 let written_prefix =
                     if spelled == entry.id && !entry.id.starts_with(&format!("{NEUTRAL_PREFIX}-")) {
-                        String::new()
+                        brand.clone()
                     } else {
                         prefix.clone()
                     };
                 spellings.push(spelled);
-                patterns.push((index, written_prefix));
+                patterns.push((index, written_prefix, entry.variants));
             }
         }
         let automaton = AhoCorasick::builder()
@@ -235,10 +258,10 @@ impl ModelMatcher {
             if !boundary_before(text, start) {
                 continue;
             }
-            let Some(token_end) = self.token_end(text, end, region.end) else {
+            let (entry, prefix, variants) = &self.patterns[m.pattern().as_usize()];
+            let Some(token_end) = self.token_end(text, end, region.end, *variants) else {
                 continue;
             };
-            let (entry, prefix) = &self.patterns[m.pattern().as_usize()];
             found.push(ModelMatch {
                 range: start..token_end,
                 entry: *entry,
@@ -248,13 +271,16 @@ impl ModelMatcher {
         found
     }
 
-    /// `text` with every model id in it replaced by its recommended one.
+    /// `text` with every model id in it replaced by its recommended one (an id with none kept).
     pub fn replace_all(&self, table: &ModelTable, text: &str) -> String {
         let mut out = String::with_capacity(text.len());
         let mut at = 0;
         for found in self.find(text, 0..text.len()) {
+            let Some(replacement) = table.replacement(&found) else {
+                continue;
+            };
             out.push_str(&text[at..found.range.start]);
-            out.push_str(&table.replacement(&found));
+            out.push_str(&replacement);
             at = found.range.end;
         }
         out.push_str(&text[at..]);
@@ -262,10 +288,14 @@ impl ModelMatcher {
     }
 
     /// Where the token that starts with an id ending at `end` ends: after a version suffix when
-    /// there is one; `None` when the id continues into a longer name.
-    fn token_end(&self, text: &str, end: usize, limit: usize) -> Option<usize> {
+    /// there is one (and the id takes `variants`); `None` when the id continues into a longer
+    /// name.
+    fn token_end(&self, text: &str, end: usize, limit: usize, variants: bool) -> Option<usize> {
         if boundary_after(text, end) {
             return Some(end);
+        }
+        if !variants {
+            return None;
         }
         let rest = text.get(end..limit)?;
         let suffix = self.suffix.find(rest)?;
@@ -383,6 +413,80 @@ mod tests {
             assert!(!tests.is_test_file(std::path::Path::new(path)), "{path}");
         }
         assert!(tests.assertions.iter().any(|a| a == "assertEqual"));
+    }
+
+    /// The entry an id is reported as, its status and the replacement written for it.
+    fn reported(text: &str) -> Option<(String, String, Option<String>)> {
+        let (table, matcher) = matcher();
+        let found = matcher.find(text, 0..text.len()).into_iter().next()?;
+        let entry = &table.entries[found.entry];
+        Some((
+            entry.id.clone(),
+            entry.status.as_str().to_string(),
+            table.replacement(&found),
+        ))
+    }
+
+    #[test]
+    fn retired_ids_are_whole_tokens() {
+        for (text, entry) in [
+            ("gemini-pro", "model-pro"),
+            ("gemini-pro-vision", "model-pro-vision"),
+            ("model-pro", "model-pro"),
+            ("\"gemini-1.0-pro-001\"", "model-1.0-pro"),
+            ("gemini-1.0-pro-latest", "model-1.0-pro"),
+            ("gemini-1.0-pro-vision-latest", "model-1.0-pro-vision"),
+            ("models/gemini-exp-1206", "model-exp-1206"),
+            ("gemini-2.0-flash-thinking-exp", "model-2.0-flash-thinking-exp"),
+            (
+                "gemini-2.0-flash-thinking-exp-01-21",
+                "model-2.0-flash-thinking-exp-01-21",
+            ),
+            (
+                "gemini-2.0-flash-thinking-exp-1219",
+                "model-2.0-flash-thinking-exp-1219",
+            ),
+            ("gemini-2.0-pro-exp-02-05", "model-2.0-pro-exp-02-05"),
+            ("learnlm-1.5-pro-experimental", "learnlm-1.5-pro-experimental"),
+            ("gemini-2.5-pro-preview-05-06", "model-2.5-pro-preview-05-06"),
+        ] {
+            let (found, status, _) = reported(text).expect(text);
+            assert_eq!((found.as_str(), status.as_str()), (entry, "retired"), "{text}");
+        }
+        // Other models and other names.
+        for text in [
+            "gemini-pro-latest",
+            "gemini-pro-1.5",
+            "gemini-pro-vision-latest",
+            "gemini-pro-badge",
+            "gemini-pro.png",
+            "google/gemini-pro",
+            "my-gemini-pro",
+            "gemini-1.0-ultra",
+            "gemini-1.0-pro-tuned",
+            "gemini-exp-1207",
+            "learnlm-2.0-flash-experimental",
+        ] {
+            assert!(ids(text).is_empty(), "{text}: {:?}", ids(text));
+        }
+        // A still served preview of 2.5 Pro stays a version of it.
+        assert_eq!(
+            reported("gemini-2.5-pro-preview-01-01").map(|r| r.0),
+            Some("model-2.5-pro".to_string())
+        );
+    }
+
+    #[test]
+    fn an_unbranded_id_takes_the_brand_word_of_the_configuration() {
+        assert_eq!(
+            reported("learnlm-1.5-pro-experimental").and_then(|r| r.2),
+            Some("gemini-3.5-flash".to_string())
+        );
+        let table = ModelTable::builtin().unwrap();
+        let matcher = ModelMatcher::new(&table, &["acme".to_string()]).unwrap();
+        let text = "learnlm-1.5-pro-experimental";
+        let found = matcher.find(text, 0..text.len());
+        assert_eq!(table.replacement(&found[0]).as_deref(), Some("acme-3.5-flash"));
     }
 
     #[test]

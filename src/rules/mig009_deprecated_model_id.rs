@@ -1,4 +1,5 @@
-//! MIG009 deprecated-model-id: a model id of the table in `rules/models.toml`, anywhere.
+//! MIG009 deprecated-model-id: a model id of the table in `rules/models.toml`, anywhere: retired,
+//! deprecated, or one whose migration is recommended.
 
 use std::collections::HashSet;
 use std::ops::Range;
@@ -18,10 +19,10 @@ pub struct DeprecatedModelId;
 static META: RuleMeta = RuleMeta {
     code: "MIG009",
     name: "deprecated-model-id",
-    summary: "A deprecated model id, or one whose migration is recommended",
+    summary: "A retired or deprecated model id, or one whose migration is recommended",
     surfaces: "all",
     fix: FixAvailability::Sometimes,
-    fix_safety: "safe; unsafe in prose, and where the new id changes more than the id (an id a test of the project compares against, settings the new model rejects); none where the id is what the application knows about models (an entry of a list, enum or table, a key, a comparison, a picker's option) or the new id is already a sibling key",
+    fix_safety: "safe; unsafe in prose, and where the new id changes more than the id (an id a test of the project compares against, settings the new model rejects); none where the id is what the application knows about models (an entry of a list, enum or table, a key, a comparison, a picker's option), the new id is already a sibling key, or no replacement is known",
     doc: include_str!("../../rules/docs/MIG009.md"),
 };
 
@@ -53,33 +54,52 @@ impl Rule for DeprecatedModelId {
         let compared = compared_ids(doc, cx, &found);
         let answered_by = &cx.settings.models.answered_by_keys;
         for (found, known) in found.into_iter().zip(known) {
-            if key_before(&doc.text, found.range.start)
-                .is_some_and(|key| answered_by.iter().any(|k| k == key))
-            {
+            let assigned_to = key_before(&doc.text, found.range.start);
+            if assigned_to.is_some_and(|key| answered_by.iter().any(|k| k == key)) {
                 continue;
             }
-            let entry = &cx.settings.models.entries[found.entry];
+            let models = &cx.settings.models;
+            let entry = &models.entries[found.entry];
             let written = &doc.text[found.range.clone()];
             let base = with_prefix(&entry.id, &found.prefix);
-            let replacement = cx.settings.models.replacement(&found);
+            let replacement = models.replacement(&found);
             let variant = if written == base {
                 String::new()
             } else {
                 format!(" (a version of `{base}`)")
             };
+            let use_it = replacement
+                .as_ref()
+                .map(|r| format!("; use `{r}`"))
+                .unwrap_or_default();
             let (severity, message) = match entry.status {
+                ModelStatus::Retired => (
+                    Severity::Error,
+                    format!("Model id `{written}`{variant} is retired: requests to it fail{use_it}"),
+                ),
                 ModelStatus::Deprecated => (
                     Severity::Error,
-                    format!("Model id `{written}`{variant} is deprecated; use `{replacement}`"),
+                    format!("Model id `{written}`{variant} is deprecated{use_it}"),
                 ),
                 ModelStatus::MigrationRecommended => (
                     Severity::Warning,
-                    format!(
-                        "Model id `{written}`{variant} is still served, but migration to `{replacement}` is recommended"
-                    ),
+                    match &replacement {
+                        Some(r) => format!(
+                            "Model id `{written}`{variant} is still served, but migration to `{r}` is recommended"
+                        ),
+                        None => format!(
+                            "Model id `{written}`{variant} is still served, but migration is recommended"
+                        ),
+                    },
                 ),
             };
             let mut diagnostic = Diagnostic::new(&META, severity, message, found.range.clone());
+            let Some(replacement) = replacement else {
+                cx.report(diagnostic.with_suggestion(
+                    "No replacement is known for it: pick its successor from the service's model list",
+                ));
+                continue;
+            };
             if let Some(collision) = collisions
                 .iter()
                 .find(|c| c.key.start <= found.range.start && found.range.end <= c.key.end)
@@ -112,7 +132,6 @@ impl Rule for DeprecatedModelId {
                     why.push(format!("a test in `{test}` compares against this id"));
                 }
                 if cx.settings.is_newest_generation(&replacement) {
-                    let assigned_to = key_before(&doc.text, found.range.start);
                     why.extend(rejected_settings(
                         doc,
                         cx.settings,
