@@ -51,6 +51,30 @@ fn yes() -> bool {
     true
 }
 
+/// A kind of specialised model (image output, live, speech, embeddings): a text model never
+/// replaces one (the `[[specialised]]` tables).
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct Specialised {
+    /// As messages name it (`image output`).
+    pub kind: String,
+    /// The words that name the kind in an id: a whole part of it between dashes.
+    pub words: Vec<String>,
+    /// Output modalities a request asks for (`response_modalities`) that make a text id's use
+    /// one of this kind.
+    #[serde(default)]
+    pub modalities: Vec<String>,
+    /// Calls (the last names of the callee, `live.connect`) whose model is used this way.
+    #[serde(default)]
+    pub calls: Vec<String>,
+    /// The id the service names for the kind's retired models, for the suggestion.
+    #[serde(default)]
+    pub successor: Option<String>,
+    /// Why a replacement of this kind still needs review (its fix is unsafe).
+    #[serde(default)]
+    pub caution: Option<String>,
+}
+
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
 struct ModelFile {
@@ -60,6 +84,8 @@ struct ModelFile {
     answered_by_keys: Vec<String>,
     #[serde(default)]
     tests: TestFiles,
+    #[serde(default)]
+    specialised: Vec<Specialised>,
     model: Vec<ModelEntry>,
 }
 
@@ -124,6 +150,8 @@ pub struct ModelTable {
     pub answered_by_keys: Vec<String>,
     /// Test files and their assertions.
     pub tests: Tests,
+    /// The kinds of specialised model.
+    pub specialised: Vec<Specialised>,
 }
 
 impl ModelTable {
@@ -136,6 +164,7 @@ impl ModelTable {
             version_suffixes: file.version_suffixes,
             answered_by_keys: file.answered_by_keys,
             tests: Tests::new(file.tests)?,
+            specialised: file.specialised,
         })
     }
 
@@ -152,12 +181,31 @@ impl ModelTable {
 
 impl ModelTable {
     /// The id that replaces a found one, with the brand prefix it was written with: none when
-    /// its entry names none.
+    /// its entry names none, or names one of another kind (a text model for a specialised one,
+    /// which it never replaces).
     pub fn replacement(&self, found: &ModelMatch) -> Option<String> {
         let entry = self.entries.get(found.entry)?;
         let replacement = entry.replacement.as_deref()?;
-        Some(with_prefix(replacement, &found.prefix))
+        let same_kind = match (self.kind_of(&entry.id), self.kind_of(replacement)) {
+            (None, None) => true,
+            (Some(a), Some(b)) => a.kind == b.kind,
+            _ => false,
+        };
+        same_kind.then(|| with_prefix(replacement, &found.prefix))
     }
+
+    /// The kind of specialised model an id names (`model-2.0-flash-live-001`: live), by a whole
+    /// part of it between dashes; `None` for a text model.
+    pub fn kind_of(&self, id: &str) -> Option<&Specialised> {
+        let id = id.strip_prefix("models/").unwrap_or(id);
+        self.specialised.iter().find(|kind| names_kind(id, &kind.words))
+    }
+}
+
+/// Whether a part of `text` between dashes is one of `words` (ASCII case ignored).
+fn names_kind(text: &str, words: &[String]) -> bool {
+    text.split('-')
+        .any(|part| words.iter().any(|w| w.eq_ignore_ascii_case(part)))
 }
 
 /// Writes a table id with a concrete brand prefix: `model-2.0-flash` + `gemini` →
@@ -190,14 +238,17 @@ pub struct ModelMatcher {
     /// The written forms of every id, for the prefilter.
     pub spellings: Vec<String>,
     suffix: Regex,
+    /// The words of the specialised kinds, which no version suffix takes in.
+    kind_words: Vec<String>,
 }
 
 impl ModelMatcher {
     pub fn new(table: &ModelTable, prefixes: &[String]) -> anyhow::Result<Self> {
         let mut spellings = Vec::new();
         let mut patterns = Vec::new();
-        // An id written without a brand word (`learnlm-1.5-pro-experimental`) takes its
-        // replacement with the first brand word that is not the neutral one (`gemini-3.5-flash`).
+        // An id written without a brand word (`learnlm-1.5-pro-experimental`, `embedding-001`)
+        // takes its replacement with the first brand word that is not the neutral one
+        // (`gemini-3.5-flash`, `gemini-embedding-001`).
         let brand = prefixes
             .iter()
             .find(|p| p.as_str() != NEUTRAL_PREFIX)
@@ -242,6 +293,11 @@ impl ModelMatcher {
             patterns,
             spellings,
             suffix,
+            kind_words: table
+                .specialised
+                .iter()
+                .flat_map(|kind| kind.words.iter().cloned())
+                .collect(),
         })
     }
 
@@ -289,7 +345,8 @@ impl ModelMatcher {
 
     /// Where the token that starts with an id ending at `end` ends: after a version suffix when
     /// there is one (and the id takes `variants`); `None` when the id continues into a longer
-    /// name.
+    /// name. A suffix that holds a word of a specialised kind (`-exp-image-generation`) makes
+    /// another model, not a version.
     fn token_end(&self, text: &str, end: usize, limit: usize, variants: bool) -> Option<usize> {
         if boundary_after(text, end) {
             return Some(end);
@@ -299,6 +356,9 @@ impl ModelMatcher {
         }
         let rest = text.get(end..limit)?;
         let suffix = self.suffix.find(rest)?;
+        if names_kind(suffix.as_str(), &self.kind_words) {
+            return None;
+        }
         let token_end = end + suffix.end();
         boundary_after(text, token_end).then_some(token_end)
     }
@@ -428,6 +488,87 @@ mod tests {
     }
 
     #[test]
+    fn specialised_ids_are_not_versions_of_text_ids() {
+        // Each is its own entry, of its kind, never replaced by a text model.
+        for (id, entry, replacement) in [
+            (
+                "gemini-2.0-flash-preview-image-generation",
+                "model-2.0-flash-preview-image-generation",
+                None,
+            ),
+            (
+                "gemini-2.0-flash-exp-image-generation",
+                "model-2.0-flash-exp-image-generation",
+                None,
+            ),
+            (
+                "gemini-2.5-flash-image-preview",
+                "model-2.5-flash-image-preview",
+                None,
+            ),
+            (
+                "gemini-2.0-flash-live-001",
+                "model-2.0-flash-live-001",
+                Some("gemini-2.5-flash-native-audio-preview-12-2025"),
+            ),
+            (
+                "gemini-live-2.5-flash-preview",
+                "model-live-2.5-flash-preview",
+                Some("gemini-2.5-flash-native-audio-preview-12-2025"),
+            ),
+            ("text-embedding-004", "text-embedding-004", None),
+            (
+                "models/embedding-001",
+                "embedding-001",
+                Some("gemini-embedding-001"),
+            ),
+            (
+                "gemini-embedding-exp-03-07",
+                "model-embedding-exp-03-07",
+                Some("gemini-embedding-001"),
+            ),
+        ] {
+            let (found, status, written) = reported(&format!("\"{id}\"")).expect(id);
+            assert_eq!(found, entry, "{id}");
+            assert_eq!(status, "retired", "{id}");
+            assert_eq!(written.as_deref(), replacement, "{id}");
+        }
+        // Served specialised models are no finding, and no version of a text model.
+        for id in [
+            "gemini-2.5-flash-preview-tts",
+            "gemini-2.5-pro-preview-tts",
+            "gemini-2.5-flash-image",
+            "gemini-2.5-flash-native-audio-preview-09-2025",
+            "gemini-2.5-flash-preview-native-audio-dialog",
+            "gemini-2.5-flash-exp-native-audio-thinking-dialog",
+            "gemini-embedding-001",
+            "gemini-2.0-flash-exp-tts",
+        ] {
+            assert!(ids(id).is_empty(), "{id}: {:?}", ids(id));
+        }
+        // `-exp` alone is still a version of the text model.
+        assert_eq!(
+            reported("gemini-2.0-flash-exp").map(|r| r.0),
+            Some("model-2.0-flash".to_string())
+        );
+    }
+
+    #[test]
+    fn no_version_suffix_takes_in_a_kind_word() {
+        let mut table = ModelTable::builtin().unwrap();
+        // A team's broad suffix would take `-exp-native-audio` in.
+        table.version_suffixes.insert(0, "-exp(-[a-z]+)+".to_string());
+        let matcher = ModelMatcher::new(&table, &["gemini".to_string()]).unwrap();
+        let text = "gemini-2.0-flash-exp-native-audio gemini-2.0-flash-exp-image gemini-2.0-flash-exp-fast";
+        let found: Vec<&str> = matcher
+            .find(text, 0..text.len())
+            .into_iter()
+            .map(|m| &text[m.range])
+            .collect();
+        assert_eq!(found, ["gemini-2.0-flash-exp-fast"]);
+    }
+
+    #[test]
     fn retired_ids_are_whole_tokens() {
         for (text, entry) in [
             ("gemini-pro", "model-pro"),
@@ -484,9 +625,37 @@ mod tests {
         );
         let table = ModelTable::builtin().unwrap();
         let matcher = ModelMatcher::new(&table, &["acme".to_string()]).unwrap();
-        let text = "learnlm-1.5-pro-experimental";
-        let found = matcher.find(text, 0..text.len());
-        assert_eq!(table.replacement(&found[0]).as_deref(), Some("acme-3.5-flash"));
+        let found = matcher.find("embedding-001", 0..13);
+        assert_eq!(
+            table.replacement(&found[0]).as_deref(),
+            Some("acme-embedding-001")
+        );
+    }
+
+    #[test]
+    fn the_table_never_replaces_a_model_by_one_of_another_kind() {
+        let (table, _) = matcher();
+        for entry in &table.entries {
+            if let Some(replacement) = &entry.replacement {
+                assert_eq!(
+                    table.kind_of(&entry.id).map(|k| &k.kind),
+                    table.kind_of(replacement).map(|k| &k.kind),
+                    "{} -> {replacement}",
+                    entry.id
+                );
+            }
+        }
+        // A team's entry that would: no replacement is written.
+        let mut table = ModelTable::builtin().unwrap();
+        table.extend(vec![ModelEntry {
+            id: "model-2.0-flash-live-001".to_string(),
+            status: ModelStatus::Deprecated,
+            replacement: Some("model-3.5-flash".to_string()),
+            variants: true,
+        }]);
+        let matcher = ModelMatcher::new(&table, &["gemini".to_string()]).unwrap();
+        let found = matcher.find("gemini-2.0-flash-live-001", 0..25);
+        assert_eq!(table.replacement(&found[0]), None);
     }
 
     #[test]

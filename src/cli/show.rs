@@ -36,6 +36,10 @@ pub(super) fn settings(
     let models = &settings.tables.models;
     for entry in &models.entries {
         let mut status = entry.status.as_str().to_string();
+        if let Some(kind) = models.kind_of(&entry.id) {
+            status.push_str(", ");
+            status.push_str(&kind.kind);
+        }
         if !entry.variants {
             status.push_str(", no variants");
         }
@@ -46,6 +50,12 @@ pub(super) fn settings(
             entry.replacement.as_deref().unwrap_or("(none)")
         )?;
     }
+    let kinds: Vec<String> = models
+        .specialised
+        .iter()
+        .map(|k| format!("{} ({})", k.kind, k.words.join(", ")))
+        .collect();
+    writeln!(out, "specialised kinds: {}", list(&kinds))?;
     writeln!(
         out,
         "newest generation: {}",
