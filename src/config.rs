@@ -273,9 +273,9 @@ fn validate(config: &Config) -> Result<(), String> {
         return Err("`model-prefixes`: the list is empty, so no model id could ever match".into());
     }
     for entry in config.model.iter().flatten() {
-        if entry.id.trim().is_empty() || entry.replacement.trim().is_empty() {
+        if entry.id.trim().is_empty() || entry.replacement.as_ref().is_some_and(|r| r.trim().is_empty()) {
             return Err(format!(
-                "`model`: entry `{}` needs a non-empty `id` and `replacement`",
+                "`model`: entry `{}` needs a non-empty `id`, and a non-empty `replacement` when it has one",
                 entry.id
             ));
         }
@@ -466,5 +466,17 @@ replacement = "acme-tuned-2"
         )
         .unwrap();
         assert_eq!(config.model.unwrap()[0].id, "acme-tuned-1");
+    }
+
+    #[test]
+    fn a_model_entry_may_have_no_replacement() {
+        let config =
+            parse_str("[[model]]\nid = \"acme-old\"\nstatus = \"retired\"\nvariants = false\n").unwrap();
+        let entry = &config.model.unwrap()[0];
+        assert_eq!(entry.replacement, None);
+        assert!(!entry.variants);
+        let err = parse_str("[[model]]\nid = \"acme-old\"\nstatus = \"retired\"\nreplacement = \" \"\n")
+            .unwrap_err();
+        assert!(err.contains("non-empty `replacement`"), "{err}");
     }
 }

@@ -15,6 +15,8 @@ pub const NEUTRAL_PREFIX: &str = "model";
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum ModelStatus {
+    /// Shut down: a request naming it fails.
+    Retired,
     Deprecated,
     MigrationRecommended,
 }
@@ -23,6 +25,7 @@ impl ModelStatus {
     /// As the model table writes it.
     pub fn as_str(self) -> &'static str {
         match self {
+            ModelStatus::Retired => "retired",
             ModelStatus::Deprecated => "deprecated",
             ModelStatus::MigrationRecommended => "migration-recommended",
         }
@@ -34,7 +37,42 @@ impl ModelStatus {
 pub struct ModelEntry {
     pub id: String,
     pub status: ModelStatus,
-    pub replacement: String,
+    /// The recommended id; none when the service names no successor (the finding then has no
+    /// fix).
+    #[serde(default)]
+    pub replacement: Option<String>,
+    /// Versioned variants (`-001`, `-latest`, ...) are reported as this id; `false` when such a
+    /// token is another model (`model-pro-latest` is not `model-pro`).
+    #[serde(default = "yes")]
+    pub variants: bool,
+}
+
+fn yes() -> bool {
+    true
+}
+
+/// A kind of specialised model (image output, live, speech, embeddings): a text model never
+/// replaces one (the `[[specialised]]` tables).
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct Specialised {
+    /// As messages name it (`image output`).
+    pub kind: String,
+    /// The words that name the kind in an id: a whole part of it between dashes.
+    pub words: Vec<String>,
+    /// Output modalities a request asks for (`response_modalities`) that make a text id's use
+    /// one of this kind.
+    #[serde(default)]
+    pub modalities: Vec<String>,
+    /// Calls (the last names of the callee, `live.connect`) whose model is used this way.
+    #[serde(default)]
+    pub calls: Vec<String>,
+    /// The id the service names for the kind's retired models, for the suggestion.
+    #[serde(default)]
+    pub successor: Option<String>,
+    /// Why a replacement of this kind still needs review (its fix is unsafe).
+    #[serde(default)]
+    pub caution: Option<String>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -46,6 +84,8 @@ struct ModelFile {
     answered_by_keys: Vec<String>,
     #[serde(default)]
     tests: TestFiles,
+    #[serde(default)]
+    specialised: Vec<Specialised>,
     model: Vec<ModelEntry>,
 }
 
@@ -110,6 +150,8 @@ pub struct ModelTable {
     pub answered_by_keys: Vec<String>,
     /// Test files and their assertions.
     pub tests: Tests,
+    /// The kinds of specialised model.
+    pub specialised: Vec<Specialised>,
 }
 
 impl ModelTable {
@@ -122,6 +164,7 @@ impl ModelTable {
             version_suffixes: file.version_suffixes,
             answered_by_keys: file.answered_by_keys,
             tests: Tests::new(file.tests)?,
+            specialised: file.specialised,
         })
     }
 
@@ -137,12 +180,32 @@ impl ModelTable {
 }
 
 impl ModelTable {
-    /// The id that replaces a found one, with the brand prefix it was written with.
-    pub fn replacement(&self, found: &ModelMatch) -> String {
-        self.entries
-            .get(found.entry)
-            .map_or_else(String::new, |e| with_prefix(&e.replacement, &found.prefix))
+    /// The id that replaces a found one, with the brand prefix it was written with: none when
+    /// its entry names none, or names one of another kind (a text model for a specialised one,
+    /// which it never replaces).
+    pub fn replacement(&self, found: &ModelMatch) -> Option<String> {
+        let entry = self.entries.get(found.entry)?;
+        let replacement = entry.replacement.as_deref()?;
+        let same_kind = match (self.kind_of(&entry.id), self.kind_of(replacement)) {
+            (None, None) => true,
+            (Some(a), Some(b)) => a.kind == b.kind,
+            _ => false,
+        };
+        same_kind.then(|| with_prefix(replacement, &found.prefix))
     }
+
+    /// The kind of specialised model an id names (`model-2.0-flash-live-001`: live), by a whole
+    /// part of it between dashes; `None` for a text model.
+    pub fn kind_of(&self, id: &str) -> Option<&Specialised> {
+        let id = id.strip_prefix("models/").unwrap_or(id);
+        self.specialised.iter().find(|kind| names_kind(id, &kind.words))
+    }
+}
+
+/// Whether a part of `text` between dashes is one of `words` (ASCII case ignored).
+fn names_kind(text: &str, words: &[String]) -> bool {
+    text.split('-')
+        .any(|part| words.iter().any(|w| w.eq_ignore_ascii_case(part)))
 }
 
 /// Writes a table id with a concrete brand prefix: `model-2.0-flash` + `gemini` →
@@ -170,17 +233,28 @@ pub struct ModelMatch {
 /// Finds model ids as whole tokens (SPEC 3.2).
 pub struct ModelMatcher {
     automaton: AhoCorasick,
-    /// Pattern index → (entry index, prefix).
-    patterns: Vec<(usize, String)>,
+    /// Pattern index → (entry index, prefix, whether the entry takes version suffixes).
+    patterns: Vec<(usize, String, bool)>,
     /// The written forms of every id, for the prefilter.
     pub spellings: Vec<String>,
     suffix: Regex,
+    /// The words of the specialised kinds, which no version suffix takes in.
+    kind_words: Vec<String>,
 }
 
 impl ModelMatcher {
     pub fn new(table: &ModelTable, prefixes: &[String]) -> anyhow::Result<Self> {
         let mut spellings = Vec::new();
         let mut patterns = Vec::new();
+        // An id written without a brand word (`learnlm-1.5-pro-experimental`, `embedding-001`)
+        // takes its replacement with the first brand word that is not the neutral one
+        // (`gemini-3.5-flash`, `gemini-embedding-001`).
+        let brand = prefixes
+            .iter()
+            .find(|p| p.as_str() != NEUTRAL_PREFIX)
+            .or(prefixes.first())
+            .cloned()
+            .unwrap_or_else(|| NEUTRAL_PREFIX.to_string());
         for (index, entry) in table.entries.iter().enumerate() {
             let mut seen = Vec::new();
             for prefix in prefixes {
@@ -191,12 +265,12 @@ impl ModelMatcher {
                 seen.push(spelled.clone());
                 let written_prefix =
                     if spelled == entry.id && !entry.id.starts_with(&format!("{NEUTRAL_PREFIX}-")) {
-                        String::new()
+                        brand.clone()
                     } else {
                         prefix.clone()
                     };
                 spellings.push(spelled);
-                patterns.push((index, written_prefix));
+                patterns.push((index, written_prefix, entry.variants));
             }
         }
         let automaton = AhoCorasick::builder()
@@ -219,6 +293,11 @@ impl ModelMatcher {
             patterns,
             spellings,
             suffix,
+            kind_words: table
+                .specialised
+                .iter()
+                .flat_map(|kind| kind.words.iter().cloned())
+                .collect(),
         })
     }
 
@@ -235,10 +314,10 @@ impl ModelMatcher {
             if !boundary_before(text, start) {
                 continue;
             }
-            let Some(token_end) = self.token_end(text, end, region.end) else {
+            let (entry, prefix, variants) = &self.patterns[m.pattern().as_usize()];
+            let Some(token_end) = self.token_end(text, end, region.end, *variants) else {
                 continue;
             };
-            let (entry, prefix) = &self.patterns[m.pattern().as_usize()];
             found.push(ModelMatch {
                 range: start..token_end,
                 entry: *entry,
@@ -248,13 +327,16 @@ impl ModelMatcher {
         found
     }
 
-    /// `text` with every model id in it replaced by its recommended one.
+    /// `text` with every model id in it replaced by its recommended one (an id with none kept).
     pub fn replace_all(&self, table: &ModelTable, text: &str) -> String {
         let mut out = String::with_capacity(text.len());
         let mut at = 0;
         for found in self.find(text, 0..text.len()) {
+            let Some(replacement) = table.replacement(&found) else {
+                continue;
+            };
             out.push_str(&text[at..found.range.start]);
-            out.push_str(&table.replacement(&found));
+            out.push_str(&replacement);
             at = found.range.end;
         }
         out.push_str(&text[at..]);
@@ -262,13 +344,21 @@ impl ModelMatcher {
     }
 
     /// Where the token that starts with an id ending at `end` ends: after a version suffix when
-    /// there is one; `None` when the id continues into a longer name.
-    fn token_end(&self, text: &str, end: usize, limit: usize) -> Option<usize> {
+    /// there is one (and the id takes `variants`); `None` when the id continues into a longer
+    /// name. A suffix that holds a word of a specialised kind (`-exp-image-generation`) makes
+    /// another model, not a version.
+    fn token_end(&self, text: &str, end: usize, limit: usize, variants: bool) -> Option<usize> {
         if boundary_after(text, end) {
             return Some(end);
         }
+        if !variants {
+            return None;
+        }
         let rest = text.get(end..limit)?;
         let suffix = self.suffix.find(rest)?;
+        if names_kind(suffix.as_str(), &self.kind_words) {
+            return None;
+        }
         let token_end = end + suffix.end();
         boundary_after(text, token_end).then_some(token_end)
     }
@@ -383,6 +473,189 @@ mod tests {
             assert!(!tests.is_test_file(std::path::Path::new(path)), "{path}");
         }
         assert!(tests.assertions.iter().any(|a| a == "assertEqual"));
+    }
+
+    /// The entry an id is reported as, its status and the replacement written for it.
+    fn reported(text: &str) -> Option<(String, String, Option<String>)> {
+        let (table, matcher) = matcher();
+        let found = matcher.find(text, 0..text.len()).into_iter().next()?;
+        let entry = &table.entries[found.entry];
+        Some((
+            entry.id.clone(),
+            entry.status.as_str().to_string(),
+            table.replacement(&found),
+        ))
+    }
+
+    #[test]
+    fn specialised_ids_are_not_versions_of_text_ids() {
+        // Each is its own entry, of its kind, never replaced by a text model.
+        for (id, entry, replacement) in [
+            (
+                "gemini-2.0-flash-preview-image-generation",
+                "model-2.0-flash-preview-image-generation",
+                None,
+            ),
+            (
+                "gemini-2.0-flash-exp-image-generation",
+                "model-2.0-flash-exp-image-generation",
+                None,
+            ),
+            (
+                "gemini-2.5-flash-image-preview",
+                "model-2.5-flash-image-preview",
+                None,
+            ),
+            (
+                "gemini-2.0-flash-live-001",
+                "model-2.0-flash-live-001",
+                Some("gemini-2.5-flash-native-audio-preview-12-2025"),
+            ),
+            (
+                "gemini-live-2.5-flash-preview",
+                "model-live-2.5-flash-preview",
+                Some("gemini-2.5-flash-native-audio-preview-12-2025"),
+            ),
+            ("text-embedding-004", "text-embedding-004", None),
+            (
+                "models/embedding-001",
+                "embedding-001",
+                Some("gemini-embedding-001"),
+            ),
+            (
+                "gemini-embedding-exp-03-07",
+                "model-embedding-exp-03-07",
+                Some("gemini-embedding-001"),
+            ),
+        ] {
+            let (found, status, written) = reported(&format!("\"{id}\"")).expect(id);
+            assert_eq!(found, entry, "{id}");
+            assert_eq!(status, "retired", "{id}");
+            assert_eq!(written.as_deref(), replacement, "{id}");
+        }
+        // Served specialised models are no finding, and no version of a text model.
+        for id in [
+            "gemini-2.5-flash-preview-tts",
+            "gemini-2.5-pro-preview-tts",
+            "gemini-2.5-flash-image",
+            "gemini-2.5-flash-native-audio-preview-09-2025",
+            "gemini-2.5-flash-preview-native-audio-dialog",
+            "gemini-2.5-flash-exp-native-audio-thinking-dialog",
+            "gemini-embedding-001",
+            "gemini-2.0-flash-exp-tts",
+        ] {
+            assert!(ids(id).is_empty(), "{id}: {:?}", ids(id));
+        }
+        // `-exp` alone is still a version of the text model.
+        assert_eq!(
+            reported("gemini-2.0-flash-exp").map(|r| r.0),
+            Some("model-2.0-flash".to_string())
+        );
+    }
+
+    #[test]
+    fn no_version_suffix_takes_in_a_kind_word() {
+        let mut table = ModelTable::builtin().unwrap();
+        // A team's broad suffix would take `-exp-native-audio` in.
+        table.version_suffixes.insert(0, "-exp(-[a-z]+)+".to_string());
+        let matcher = ModelMatcher::new(&table, &["gemini".to_string()]).unwrap();
+        let text = "gemini-2.0-flash-exp-native-audio gemini-2.0-flash-exp-image gemini-2.0-flash-exp-fast";
+        let found: Vec<&str> = matcher
+            .find(text, 0..text.len())
+            .into_iter()
+            .map(|m| &text[m.range])
+            .collect();
+        assert_eq!(found, ["gemini-2.0-flash-exp-fast"]);
+    }
+
+    #[test]
+    fn retired_ids_are_whole_tokens() {
+        for (text, entry) in [
+            ("gemini-pro", "model-pro"),
+            ("gemini-pro-vision", "model-pro-vision"),
+            ("model-pro", "model-pro"),
+            ("\"gemini-1.0-pro-001\"", "model-1.0-pro"),
+            ("gemini-1.0-pro-latest", "model-1.0-pro"),
+            ("gemini-1.0-pro-vision-latest", "model-1.0-pro-vision"),
+            ("models/gemini-exp-1206", "model-exp-1206"),
+            ("gemini-2.0-flash-thinking-exp", "model-2.0-flash-thinking-exp"),
+            (
+                "gemini-2.0-flash-thinking-exp-01-21",
+                "model-2.0-flash-thinking-exp-01-21",
+            ),
+            (
+                "gemini-2.0-flash-thinking-exp-1219",
+                "model-2.0-flash-thinking-exp-1219",
+            ),
+            ("gemini-2.0-pro-exp-02-05", "model-2.0-pro-exp-02-05"),
+            ("learnlm-1.5-pro-experimental", "learnlm-1.5-pro-experimental"),
+            ("gemini-2.5-pro-preview-05-06", "model-2.5-pro-preview-05-06"),
+        ] {
+            let (found, status, _) = reported(text).expect(text);
+            assert_eq!((found.as_str(), status.as_str()), (entry, "retired"), "{text}");
+        }
+        // Other models and other names.
+        for text in [
+            "gemini-pro-latest",
+            "gemini-pro-1.5",
+            "gemini-pro-vision-latest",
+            "gemini-pro-badge",
+            "gemini-pro.png",
+            "google/gemini-pro",
+            "my-gemini-pro",
+            "gemini-1.0-ultra",
+            "gemini-1.0-pro-tuned",
+            "gemini-exp-1207",
+            "learnlm-2.0-flash-experimental",
+        ] {
+            assert!(ids(text).is_empty(), "{text}: {:?}", ids(text));
+        }
+        // A still served preview of 2.5 Pro stays a version of it.
+        assert_eq!(
+            reported("gemini-2.5-pro-preview-01-01").map(|r| r.0),
+            Some("model-2.5-pro".to_string())
+        );
+    }
+
+    #[test]
+    fn an_unbranded_id_takes_the_brand_word_of_the_configuration() {
+        assert_eq!(
+            reported("learnlm-1.5-pro-experimental").and_then(|r| r.2),
+            Some("gemini-3.5-flash".to_string())
+        );
+        let table = ModelTable::builtin().unwrap();
+        let matcher = ModelMatcher::new(&table, &["acme".to_string()]).unwrap();
+        let found = matcher.find("embedding-001", 0..13);
+        assert_eq!(
+            table.replacement(&found[0]).as_deref(),
+            Some("acme-embedding-001")
+        );
+    }
+
+    #[test]
+    fn the_table_never_replaces_a_model_by_one_of_another_kind() {
+        let (table, _) = matcher();
+        for entry in &table.entries {
+            if let Some(replacement) = &entry.replacement {
+                assert_eq!(
+                    table.kind_of(&entry.id).map(|k| &k.kind),
+                    table.kind_of(replacement).map(|k| &k.kind),
+                    "{} -> {replacement}",
+                    entry.id
+                );
+            }
+        }
+        // A team's entry that would: no replacement is written.
+        let mut table = ModelTable::builtin().unwrap();
+        table.extend(vec![ModelEntry {
+            id: "model-2.0-flash-live-001".to_string(),
+            status: ModelStatus::Deprecated,
+            replacement: Some("model-3.5-flash".to_string()),
+            variants: true,
+        }]);
+        let matcher = ModelMatcher::new(&table, &["gemini".to_string()]).unwrap();
+        let found = matcher.find("gemini-2.0-flash-live-001", 0..25);
+        assert_eq!(table.replacement(&found[0]), None);
     }
 
     #[test]

@@ -243,6 +243,18 @@ fn show_settings_and_show_files() {
         out.contains("\n  model-2.0-flash (deprecated) -> model-3.5-flash\n"),
         "{out}"
     );
+    assert!(
+        out.contains("\n  model-pro (retired, no variants) -> model-3.5-flash\n"),
+        "{out}"
+    );
+    assert!(
+        out.contains("\n  text-embedding-004 (retired, embeddings) -> (none)\n"),
+        "{out}"
+    );
+    assert!(
+        out.contains("\nspecialised kinds: image output (image), live (live, audio), "),
+        "{out}"
+    );
     let o = interlint(dir.path(), &["--show-files"]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     // The configuration file in use is not checked, so not listed.

@@ -33,15 +33,29 @@ pub(super) fn settings(
         .collect();
     writeln!(out, "per-file ignores: {}", list(&per_file))?;
     writeln!(out, "models ({}):", settings.tables.models.entries.len())?;
-    for entry in &settings.tables.models.entries {
+    let models = &settings.tables.models;
+    for entry in &models.entries {
+        let mut status = entry.status.as_str().to_string();
+        if let Some(kind) = models.kind_of(&entry.id) {
+            status.push_str(", ");
+            status.push_str(&kind.kind);
+        }
+        if !entry.variants {
+            status.push_str(", no variants");
+        }
         writeln!(
             out,
-            "  {} ({}) -> {}",
+            "  {} ({status}) -> {}",
             entry.id,
-            entry.status.as_str(),
-            entry.replacement
+            entry.replacement.as_deref().unwrap_or("(none)")
         )?;
     }
+    let kinds: Vec<String> = models
+        .specialised
+        .iter()
+        .map(|k| format!("{} ({})", k.kind, k.words.join(", ")))
+        .collect();
+    writeln!(out, "specialised kinds: {}", list(&kinds))?;
     writeln!(
         out,
         "newest generation: {}",
