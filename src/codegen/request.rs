@@ -325,7 +325,10 @@ fn rewrite_one(
             edits.push(Edit::replace(replaced, ""));
         } else {
             let separator = call.argument_separator();
-            edits.push(Edit::replace(replaced, placed.arguments.join(&separator)));
+            let arguments = placed.arguments.join(&separator);
+            // A schema written as pydantic writes it needs `import pydantic`.
+            edits.extend(import_edits(&arguments, doc, call.range.start)?);
+            edits.push(Edit::replace(replaced, arguments));
         }
         edits.extend(placed.removals.into_iter().map(|r| Edit::replace(r, "")));
     }
@@ -1462,6 +1465,7 @@ fn bytes_content(written: &str, dialect: Dialect) -> Option<String> {
 const IMPORTS: &[(&str, &[&str])] = &[
     ("base64", &["base64.b64encode(", "base64.b64decode("]),
     ("json", &["json.loads("]),
+    ("pydantic", &["pydantic.TypeAdapter("]),
 ];
 
 /// The import lines code written into `doc` needs (`import base64`, `import json`), added once

@@ -129,6 +129,12 @@ fn json_schema_text(value: &Value, text: &str, dialect: Dialect) -> Result<Strin
         ValueKind::Map(map) if map.wrapper.is_some() => {
             Err("the schema is a typed `Schema(...)`; write it as a JSON Schema literal first".into())
         }
+        // An array of a pydantic model's schema: the model's `$defs` (its nested models) must
+        // sit at the top of the schema, where its `$ref`s point; pydantic writes it so.
+        ValueKind::Map(map) if map.complete && dialect == Dialect::Python => match array_of_model(written) {
+            Some(model) => Ok(list_schema(model)),
+            None => Ok(lower(written)),
+        },
         ValueKind::Map(map) if map.complete => Ok(lower(written)),
         ValueKind::Name(name) => match name.value.as_ref().map(|v| &v.kind) {
             Some(ValueKind::Map(map)) if map.wrapper.is_none() => {
@@ -169,7 +175,7 @@ fn json_schema_text(value: &Value, text: &str, dialect: Dialect) -> Result<Strin
                     Some(json_type) => format!("{{\"type\": \"{json_type}\"}}"),
                     None => {
                         pydantic_model(item, text)?;
-                        format!("{item}.model_json_schema()")
+                        return Ok(list_schema(item));
                     }
                 };
                 Ok(format!("{{\"type\": \"array\", \"items\": {items}}}"))
@@ -178,6 +184,27 @@ fn json_schema_text(value: &Value, text: &str, dialect: Dialect) -> Result<Strin
         },
         _ => Err(format!("`{written}` is not a schema interlint can convert")),
     }
+}
+
+/// The JSON Schema of a list of pydantic models, as pydantic writes it: the item's `$defs` at
+/// the top, where the `$ref`s of its nested models point (`{"type": "array", "items":
+/// M.model_json_schema()}` keeps them inside `items`, where no reference finds them).
+fn list_schema(model: &str) -> String {
+    format!("pydantic.TypeAdapter(list[{model}]).json_schema()")
+}
+
+/// The model of a schema literal written as an array of a pydantic model's schema:
+/// `{"type": "array", "items": M.model_json_schema()}` (either order, either quotes).
+fn array_of_model(written: &str) -> Option<&str> {
+    static ARRAY: LazyLock<Option<Regex>> = LazyLock::new(|| {
+        Regex::new(
+            r#"^\{\s*(?:["']type["']\s*:\s*["']array["']\s*,\s*["']items["']\s*:\s*([A-Za-z_][\w.]*)\.model_json_schema\(\)|["']items["']\s*:\s*([A-Za-z_][\w.]*)\.model_json_schema\(\)\s*,\s*["']type["']\s*:\s*["']array["'])\s*,?\s*\}$"#,
+        )
+        .ok()
+    });
+    let captures = ARRAY.as_ref()?.captures(written)?;
+    let model = captures.get(1).or_else(|| captures.get(2))?;
+    written.get(model.range())
 }
 
 /// Whether the class `name` is a pydantic model defined in `text` (a base named `BaseModel`):
