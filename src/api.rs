@@ -521,7 +521,7 @@ pub enum ReadKind {
     FunctionCalls,
     /// `part.function_call`, `...parts[0].function_call`.
     PartFunctionCall,
-    /// `grounding_metadata` on a response or candidate.
+    /// `grounding_metadata` on a response or candidate, or a candidate's `url_context_metadata`.
     Grounding,
     /// `response.usage_metadata` (`usageMetadata`): the token counts; `member` is the count
     /// read from it (`.total_token_count`), as a byte range, when one is.
@@ -538,7 +538,13 @@ impl ReadKind {
     /// What a read `R.candidates<chain>` is, from its chain of steps after `candidates` (`[0]`,
     /// `.content`, `.parts`, ...) in either spelling; `None` when it does not reach the content.
     pub fn of_candidates_chain(chain: &str) -> Option<ReadKind> {
-        if chain.contains(".grounding_metadata") || chain.contains(".groundingMetadata") {
+        let grounding = [
+            ".grounding_metadata",
+            ".groundingMetadata",
+            ".url_context_metadata",
+            ".urlContextMetadata",
+        ];
+        if grounding.iter().any(|field| chain.contains(field)) {
             return Some(ReadKind::Grounding);
         }
         if !chain.contains(".content") {

@@ -12,15 +12,20 @@ pub struct GroundingMetadata;
 static META: RuleMeta = RuleMeta {
     code: "MIG012",
     name: "grounding-metadata",
-    summary: "Search grounding read the predecessor way: `grounding_metadata` on a response or candidate",
+    summary: "Search grounding read the predecessor way: `grounding_metadata` on a response or candidate, `url_context_metadata` on a candidate",
     surfaces: "Python, notebooks, JavaScript, TypeScript, jq filters in shell",
     fix: FixAvailability::None,
     fix_safety: "none",
     doc: include_str!("../../rules/docs/MIG012.md"),
 };
 
-/// The field's two spellings; a finding points at the one the read names.
-const FIELD: [&str; 2] = ["grounding_metadata", "groundingMetadata"];
+/// The fields in both spellings; a finding points at the one the read names.
+const FIELD: [&str; 4] = [
+    "grounding_metadata",
+    "groundingMetadata",
+    "url_context_metadata",
+    "urlContextMetadata",
+];
 
 impl Rule for GroundingMetadata {
     fn meta(&self) -> &'static RuleMeta {
@@ -51,13 +56,27 @@ impl Rule for GroundingMetadata {
                 continue;
             };
             let start = read.range.start + offset;
-            let message = format!("`{field}` reads search grounding from a predecessor response");
+            // The step types are the client libraries' (`google_search_call`, where the
+            // source document says `web_search_call`).
+            let (what, suggestion) = if field.starts_with("url") {
+                (
+                    "URL context (the pages the model read)",
+                    "An interaction reports the pages it read as steps: read the URLs from its \
+                     `url_context_call` steps and what was retrieved (and its status) from its \
+                     `url_context_result` steps",
+                )
+            } else {
+                (
+                    "search grounding",
+                    "An interaction reports a search as steps: read the queries from its \
+                     `google_search_call` steps, the sources from its `google_search_result` steps, and \
+                     the citations from the `annotations` of the answer's text",
+                )
+            };
+            let message = format!("`{field}` reads {what} from a predecessor response");
             cx.report(
-                Diagnostic::new(&META, Severity::Error, message, start..start + field.len()).with_suggestion(
-                    "An interaction reports a search as steps: read the queries from its `web_search_call` \
-                     steps, the sources from its `web_search_result` steps, and the citations from the \
-                     `annotations` of the answer's text",
-                ),
+                Diagnostic::new(&META, Severity::Error, message, start..start + field.len())
+                    .with_suggestion(suggestion),
             );
         }
     }
