@@ -1058,9 +1058,9 @@ pub struct LegacyUnit {
     /// A legacy result's `.response` read (from the end of the result to the end of
     /// `.response`), dropped: the interaction is the response itself.
     pub responses: Vec<Range<usize>>,
-    /// What follows a request's result where the legacy answer is read (`.response.text()`),
-    /// replaced by the interaction's answer path.
-    pub answers: Vec<Range<usize>>,
+    /// Where the legacy answer is read (`result.response.text()`), replaced by the
+    /// interaction's answer.
+    pub answers: Vec<AnswerRead>,
     /// A streamed request's loops over its chunks (JavaScript: `for await (const chunk of
     /// result.stream)`): each chunk's text read, after the chunk (`.text()`), becomes the text
     /// delta's, and the loop's body starts by skipping other events.
@@ -1114,6 +1114,15 @@ pub enum LegacyImport {
         package: Range<usize>,
         alias: Option<String>,
     },
+}
+
+/// A legacy answer read, `result.response.text()`: where the expression starts (at `result`),
+/// and what follows the result (`.response.text()`), which the interaction's answer path
+/// replaces.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AnswerRead {
+    pub start: usize,
+    pub suffix: Range<usize>,
 }
 
 /// Where a unit's client of the current package is created.

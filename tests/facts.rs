@@ -587,7 +587,7 @@ impl Render<'_> {
             let _ = writeln!(out, "  replace {} -> {replacement:?}", self.t(&range));
         }
         for answer in &unit.answers {
-            let _ = writeln!(out, "  answer {}", self.t(answer));
+            let _ = writeln!(out, "  answer {}", self.t(&answer.suffix));
         }
         if let Some(blocked) = &unit.blocked {
             let _ = writeln!(out, "  blocked {blocked:?}");

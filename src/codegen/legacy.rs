@@ -13,7 +13,7 @@ use crate::api::{
     LegacyUnit, line_indent,
 };
 use crate::diagnostic::Edit;
-use crate::lang::{Document, Module};
+use crate::lang::{Document, Module, Surface};
 use crate::tables::Tables;
 
 use super::request::{Dialect, place_entries};
@@ -113,8 +113,23 @@ pub fn rewrite_unit(found: &Found, dialect: Dialect, settings: &Tables) -> Resul
     }
     // The legacy answer read after a result (`.response.text()`) becomes the interaction's.
     let answer = dialect.answer_text("");
-    for range in &unit.answers {
-        edits.push(Edit::replace(range.clone(), answer.clone()));
+    let typed = matches!(found.doc.surface, Surface::TypeScript | Surface::Tsx);
+    for read in &unit.answers {
+        if typed {
+            // The legacy `text()` is a `string`, the interaction's `output_text` a `string |
+            // undefined`: where TypeScript wants a string, the empty answer is one.
+            let receiver = text.get(read.start..read.suffix.start).unwrap_or_default();
+            let typed_answer = format!("{} ?? \"\"", dialect.answer_text(receiver));
+            let whole = read.start..read.suffix.end;
+            let wrapped = if stands_alone(text, &whole) {
+                typed_answer
+            } else {
+                format!("({typed_answer})")
+            };
+            edits.push(Edit::replace(whole, wrapped));
+        } else {
+            edits.push(Edit::replace(read.suffix.clone(), answer.clone()));
+        }
     }
     // A loop over a stream's chunks reads the events' text deltas.
     for stream_loop in &unit.stream_loops {
@@ -243,6 +258,26 @@ pub fn import_code(unit: &LegacyUnit, text: &str) -> Option<String> {
             written
         }
     })
+}
+
+/// Whether the expression at `range` stands where `a ?? b` needs no parentheses: after `return`,
+/// `=`, `=>`, `(`, `[`, `,`, `:` or `${`, and before `;`, `)`, `]`, `}`, `,` or the line's
+/// end. (`??` may not meet `||` or `&&` unparenthesized, and binds looser than `.` and `+`.)
+fn stands_alone(text: &str, range: &Range<usize>) -> bool {
+    let before = text.get(..range.start).unwrap_or_default().trim_end();
+    let after = text.get(range.end..).unwrap_or_default();
+    let after_line = after.split('\n').next().unwrap_or_default().trim();
+    let opens = before.ends_with("return")
+        || before.ends_with("=>")
+        || before.ends_with("${")
+        || (before.ends_with('=')
+            && !before.ends_with("==")
+            && !before.ends_with("!=")
+            && !before.ends_with("<=")
+            && !before.ends_with(">="))
+        || before.ends_with(['(', '[', ',', ':']);
+    let closes = after_line.is_empty() || after_line.starts_with([';', ')', ']', '}', ',']);
+    opens && closes
 }
 
 /// Whether the module of a JavaScript unit imports the current class from the current package

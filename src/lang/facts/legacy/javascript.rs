@@ -636,7 +636,7 @@ impl Analyzer<'_> {
                 let member = self.member_named(parent, "response").ok_or_else(|| {
                     format!("the result of the request of line {line} is read otherwise than as its text")
                 })?;
-                self.answer_read(member, self.end(parent), unit)
+                self.answer_read(member, self.start(parent)..self.end(parent), unit)
                     .ok_or_else(|| self.read_problem(member, line))
             }
             _ => {
@@ -666,7 +666,10 @@ impl Analyzer<'_> {
                             self.line(load)
                         ));
                     };
-                    if self.answer_read(member, self.end(load), unit).is_some() {
+                    if self
+                        .answer_read(member, self.start(load)..self.end(load), unit)
+                        .is_some()
+                    {
                         continue;
                     }
                     // `const response = [await] result.response;` then `response.text()`.
@@ -677,7 +680,10 @@ impl Analyzer<'_> {
                     for (read, _) in self.loads_of(&response.name, &[(response.start, response.scope)]) {
                         let text = self.member_call(read).0.and_then(|m| self.text_call(m));
                         match text {
-                            Some(call) => unit.answers.push(self.end(read)..self.end(call)),
+                            Some(call) => unit.answers.push(crate::api::AnswerRead {
+                                start: self.start(read),
+                                suffix: self.end(read)..self.end(call),
+                            }),
                             None if self.harmless_use(read) => {}
                             None => {
                                 return Err(format!(
@@ -820,11 +826,14 @@ impl Analyzer<'_> {
         }
     }
 
-    /// `X.response.text()` at `X.response`: the answer read, from the end of `X`.
-    fn answer_read(&self, response: NodeId, receiver_end: usize, unit: &mut LegacyUnit) -> Option<()> {
+    /// `X.response.text()` at `X.response`: the answer read, `X` being at `receiver`.
+    fn answer_read(&self, response: NodeId, receiver: Range<usize>, unit: &mut LegacyUnit) -> Option<()> {
         let text = self.member_call(response).0?;
         let call = self.text_call(text)?;
-        unit.answers.push(receiver_end..self.end(call));
+        unit.answers.push(crate::api::AnswerRead {
+            start: receiver.start,
+            suffix: receiver.end..self.end(call),
+        });
         Some(())
     }
 
