@@ -440,3 +440,20 @@ fn fix_pages_its_diffs_as_it_says() {
     }
     client.finish();
 }
+
+#[test]
+fn files_not_checked_are_notices_and_not_counted_as_checked() {
+    let dir = common::tree(&[("ok.py", "x = 1\n")]);
+    std::fs::write(dir.path().join("latin1.txt"), b"caf\xE9 gemini-2.0-flash\n").expect("write");
+    let mut client = Client::start(dir.path());
+    let checked = client.call_json("interlint_check", json!({}));
+    assert_eq!(checked["files_checked"], 1, "{checked}");
+    assert_eq!(
+        checked["notices"],
+        json!(["warning: latin1.txt: skipped: not valid UTF-8"]),
+        "{checked}"
+    );
+    let (text, _) = client.call("interlint_check", json!({}));
+    assert!(text.starts_with("No findings in 1 file checked.\n"), "{text}");
+    client.finish();
+}

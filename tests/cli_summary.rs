@@ -375,3 +375,70 @@ fn statistics_mark_fixes_that_need_unsafe_fixes() {
     assert_eq!(mig001["fixable"], false);
     assert_eq!(mig001["unsafe_fixable"], true);
 }
+
+/// Runs interlint in `dir` as a user that the permissions of its files hold back: this one, or,
+/// where this one reads a file whose permissions say no (root), the unprivileged uid and gid
+/// 65534. `None`, with a note, where that user cannot run it (the binary out of its reach).
+fn interlint_held_back(
+    dir: &std::path::Path,
+    args: &[&str],
+    privileged: bool,
+) -> Option<std::process::Output> {
+    use std::os::unix::fs::PermissionsExt;
+    use std::os::unix::process::CommandExt;
+    let mut command = Command::new(env!("CARGO_BIN_EXE_interlint"));
+    command.args(args).current_dir(dir).env("NO_COLOR", "1");
+    if privileged {
+        std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+        command.uid(65534).gid(65534);
+    }
+    match command.output() {
+        Ok(output) => Some(output),
+        Err(e) => {
+            eprintln!(
+                "note: interlint cannot run as uid 65534 here ({e}); the unreadable-file test is skipped"
+            );
+            None
+        }
+    }
+}
+
+#[test]
+fn an_unreadable_file_is_an_error_and_not_counted_as_checked() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tree(&[("ok.py", "x = 1\n"), ("secret.py", PY)]);
+    let secret = dir.path().join("secret.py");
+    std::fs::set_permissions(dir.path().join("ok.py"), std::fs::Permissions::from_mode(0o644))
+        .expect("chmod");
+    std::fs::set_permissions(&secret, std::fs::Permissions::from_mode(0o000)).expect("chmod");
+    // Root reads it all the same: interlint is then run as another user.
+    let privileged = std::fs::read(&secret).is_ok();
+    let run = |args: &[&str]| interlint_held_back(dir.path(), args, privileged);
+    let Some(o) = run(&[]) else {
+        return;
+    };
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("error: secret.py: cannot read: Permission denied"),
+        "{}",
+        stderr(&o)
+    );
+    // Before, "No findings in 2 checked files.": the file not read was counted as checked.
+    assert_eq!(
+        stdout(&o).lines().last(),
+        Some("No findings in 1 checked file. 1 error (see above)."),
+        "{}",
+        stdout(&o)
+    );
+    // Named on the command line, beside another file and alone.
+    for args in [&["ok.py", "secret.py"][..], &["secret.py"]] {
+        let Some(o) = run(args) else {
+            return;
+        };
+        let expected = match args.len() {
+            1 => "No file checked. 1 error (see above).",
+            _ => "No findings in 1 checked file. 1 error (see above).",
+        };
+        assert_eq!(stdout(&o).lines().last(), Some(expected), "{args:?}");
+    }
+}

@@ -482,11 +482,8 @@ fn print_notices(reports: &mut [FileReport], cwd: &Path, named: &HashSet<PathBuf
         }
         for notice in &report.notices {
             let path = display_path(&report.path, cwd);
-            let message = match notice {
-                Notice::Binary => "skipped: binary file",
-                Notice::Skipped(message) | Notice::Warning(message) | Notice::Error(message) => message,
-            };
-            let error = matches!(notice, Notice::Error(_)) || is_named && notice.is_skip();
+            let message = notice.message();
+            let error = notice.is_error() || is_named && notice.is_skip();
             match notice {
                 _ if error => {
                     had_error = true;

@@ -124,6 +124,9 @@ pub struct Counts {
     pub skipped: usize,
     /// Errors printed on stderr (paths that cannot be read or walked, fixes not written).
     pub errors: usize,
+    /// Files that could not be read (each also among `errors`): not checked, as the files
+    /// skipped are not.
+    pub unread: usize,
     /// Why no rule ran on any file (no file found, every file named excluded, a selection of no
     /// rule): the summary says so rather than "All checks passed.".
     pub nothing_checked: Option<String>,
@@ -141,11 +144,8 @@ impl Counts {
             counts.new += report.new;
             // Binary files found by a walk are skipped without a word, and not counted.
             counts.skipped += usize::from(report.notices.iter().any(|n| matches!(n, Notice::Skipped(_))));
-            counts.errors += report
-                .notices
-                .iter()
-                .filter(|n| matches!(n, Notice::Error(_)))
-                .count();
+            counts.unread += usize::from(report.notices.iter().any(|n| matches!(n, Notice::Unread(_))));
+            counts.errors += report.notices.iter().filter(|n| n.is_error()).count();
             counts.findings += report.diagnostics.len();
             // What the fix loop resolves, where it was counted; else each finding's own fix.
             if let Some(would) = &report.would_fix {
@@ -162,6 +162,13 @@ impl Counts {
             }
         }
         counts
+    }
+
+    /// The files checked: those found, less those skipped or that could not be read.
+    pub fn checked(&self) -> usize {
+        self.files_scanned
+            .saturating_sub(self.skipped)
+            .saturating_sub(self.unread)
     }
 
     /// `Found N findings (K fixable with --fix, U more with --unsafe-fixes).`, then the files
@@ -214,7 +221,7 @@ impl Counts {
             );
         }
         if self.findings == 0 {
-            let checked = self.files_scanned.saturating_sub(self.skipped);
+            let checked = self.checked();
             return if let Some(why) = self.nothing_checked.as_ref().filter(|_| self.errors == 0) {
                 format!("No files were checked: {why}.")
             } else if self.skipped == 0 && self.errors == 0 {
