@@ -46,8 +46,15 @@ impl Client {
 
     /// Sends one line as it is, and returns the next line the server writes.
     fn send_raw(&mut self, line: &str) -> Value {
+        self.send_bytes(line.as_bytes())
+    }
+
+    /// Sends one line of bytes as they are (not necessarily UTF-8), and returns the next line
+    /// the server writes.
+    fn send_bytes(&mut self, line: &[u8]) -> Value {
         let stdin = self.stdin.as_mut().expect("stdin open");
-        writeln!(stdin, "{line}").expect("write");
+        stdin.write_all(line).expect("write");
+        stdin.write_all(b"\n").expect("write");
         stdin.flush().expect("flush");
         let mut reply = String::new();
         self.stdout.read_line(&mut reply).expect("read");
@@ -398,6 +405,31 @@ fn lines_that_are_not_messages_get_json_rpc_errors() {
     // The session goes on.
     let listed = client.request("tools/list", json!({}));
     assert!(listed["result"]["tools"].is_array(), "{listed}");
+    client.finish();
+}
+
+#[test]
+fn a_line_that_is_not_utf8_gets_a_parse_error_and_the_session_goes_on() {
+    let dir = common::tree(&[]);
+    let mut client = Client::start(dir.path());
+    // A request whose string is Latin-1: before, the server ended the session here, exit 0,
+    // without a word.
+    let latin1 = b"{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"tools/call\",\"params\":{\"name\":\"interlint_explain\",\"arguments\":{\"code\":\"caf\xE9\"}}}";
+    let parse = client.send_bytes(latin1);
+    assert_eq!(parse["error"]["code"], -32700, "{parse}");
+    assert_eq!(parse["id"], Value::Null, "{parse}");
+    assert!(
+        parse["error"]["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("not UTF-8")),
+        "{parse}"
+    );
+    // The next line, valid, is answered; so is one ended by CR LF.
+    let (text, error) = client.call("interlint_explain", json!({"code": "MIG009"}));
+    assert!(!error && text.contains("MIG009"), "{text}");
+    let pong = client.send_raw("{\"jsonrpc\":\"2.0\",\"id\":99,\"method\":\"ping\"}\r");
+    assert_eq!(pong["id"], 99, "{pong}");
+    assert!(pong["result"].is_object(), "{pong}");
     client.finish();
 }
 
