@@ -56,6 +56,9 @@ pub enum Notice {
     Warning(String),
     /// Something went wrong: the run exits with status 2.
     Error(String),
+    /// The file could not be read (permission denied, gone since the walk found it): an
+    /// error, as [`Notice::Error`], and the file is not counted as checked.
+    Unread(String),
 }
 
 /// The outcome for one file.
@@ -88,6 +91,19 @@ pub struct FileReport {
 }
 
 impl Notice {
+    /// What the notice says.
+    pub fn message(&self) -> &str {
+        match self {
+            Notice::Binary => "skipped: binary file",
+            Notice::Skipped(m) | Notice::Warning(m) | Notice::Error(m) | Notice::Unread(m) => m,
+        }
+    }
+
+    /// Whether the run exits with status 2 for it.
+    pub fn is_error(&self) -> bool {
+        matches!(self, Notice::Error(_) | Notice::Unread(_))
+    }
+
     /// Whether the file was not checked.
     pub fn is_skip(&self) -> bool {
         matches!(self, Notice::Skipped(_) | Notice::Binary)
@@ -402,7 +418,7 @@ fn has_safe_fix_of(report: &FileReport, compared: &crate::tables::ComparedInTest
 /// Reads and checks one file (fixes, with `options`, are written back under `Apply`).
 pub fn check_path(path: &Path, settings: &Settings, options: RunOptions) -> FileReport {
     let cannot_read = |e: std::io::Error| {
-        FileReport::notice(path, Notice::Error(format!("cannot read: {}", describe_io(&e))))
+        FileReport::notice(path, Notice::Unread(format!("cannot read: {}", describe_io(&e))))
     };
     let mut file = match std::fs::File::open(path) {
         Ok(f) => f,

@@ -46,8 +46,15 @@ impl Client {
 
     /// Sends one line as it is, and returns the next line the server writes.
     fn send_raw(&mut self, line: &str) -> Value {
+        self.send_bytes(line.as_bytes())
+    }
+
+    /// Sends one line of bytes as they are (not necessarily UTF-8), and returns the next line
+    /// the server writes.
+    fn send_bytes(&mut self, line: &[u8]) -> Value {
         let stdin = self.stdin.as_mut().expect("stdin open");
-        writeln!(stdin, "{line}").expect("write");
+        stdin.write_all(line).expect("write");
+        stdin.write_all(b"\n").expect("write");
         stdin.flush().expect("flush");
         let mut reply = String::new();
         self.stdout.read_line(&mut reply).expect("read");
@@ -402,6 +409,31 @@ fn lines_that_are_not_messages_get_json_rpc_errors() {
 }
 
 #[test]
+fn a_line_that_is_not_utf8_gets_a_parse_error_and_the_session_goes_on() {
+    let dir = common::tree(&[]);
+    let mut client = Client::start(dir.path());
+    // A request whose string is Latin-1: before, the server ended the session here, exit 0,
+    // without a word.
+    let latin1 = b"{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"tools/call\",\"params\":{\"name\":\"interlint_explain\",\"arguments\":{\"code\":\"caf\xE9\"}}}";
+    let parse = client.send_bytes(latin1);
+    assert_eq!(parse["error"]["code"], -32700, "{parse}");
+    assert_eq!(parse["id"], Value::Null, "{parse}");
+    assert!(
+        parse["error"]["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("not UTF-8")),
+        "{parse}"
+    );
+    // The next line, valid, is answered; so is one ended by CR LF.
+    let (text, error) = client.call("interlint_explain", json!({"code": "MIG009"}));
+    assert!(!error && text.contains("MIG009"), "{text}");
+    let pong = client.send_raw("{\"jsonrpc\":\"2.0\",\"id\":99,\"method\":\"ping\"}\r");
+    assert_eq!(pong["id"], 99, "{pong}");
+    assert!(pong["result"].is_object(), "{pong}");
+    client.finish();
+}
+
+#[test]
 fn fix_pages_its_diffs_as_it_says() {
     let files: Vec<(String, String)> = (0..3)
         .map(|i| {
@@ -438,5 +470,22 @@ fn fix_pages_its_diffs_as_it_says() {
         let text = std::fs::read_to_string(dir.path().join(path)).expect("read");
         assert!(text.contains("gemini-3.5-flash"), "{path}: {text}");
     }
+    client.finish();
+}
+
+#[test]
+fn files_not_checked_are_notices_and_not_counted_as_checked() {
+    let dir = common::tree(&[("ok.py", "x = 1\n")]);
+    std::fs::write(dir.path().join("latin1.txt"), b"caf\xE9 gemini-2.0-flash\n").expect("write");
+    let mut client = Client::start(dir.path());
+    let checked = client.call_json("interlint_check", json!({}));
+    assert_eq!(checked["files_checked"], 1, "{checked}");
+    assert_eq!(
+        checked["notices"],
+        json!(["warning: latin1.txt: skipped: not valid UTF-8"]),
+        "{checked}"
+    );
+    let (text, _) = client.call("interlint_check", json!({}));
+    assert!(text.starts_with("No findings in 1 file checked.\n"), "{text}");
     client.finish();
 }

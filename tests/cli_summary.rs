@@ -375,3 +375,205 @@ fn statistics_mark_fixes_that_need_unsafe_fixes() {
     assert_eq!(mig001["fixable"], false);
     assert_eq!(mig001["unsafe_fixable"], true);
 }
+
+/// A tree with findings and three files skipped: not UTF-8 (in a folder), bad UTF-16, and over
+/// a `--max-file-size` of 400 bytes; and a binary file, skipped without a word.
+fn skipped_tree() -> tempfile::TempDir {
+    let big = format!("{}MODEL = \"gemini-2.0-flash\"\n", "x = 1\n".repeat(100));
+    let dir = tree(&[("app.py", PY), ("big.py", big.as_str())]);
+    std::fs::create_dir(dir.path().join("docs")).expect("mkdir");
+    std::fs::write(dir.path().join("docs/latin1.txt"), b"caf\xE9 gemini-2.0-flash\n").expect("write");
+    std::fs::write(dir.path().join("bad16.txt"), b"\xFF\xFE\x00\xD8gemini-2.0-flash").expect("write");
+    std::fs::write(dir.path().join("blob.bin"), b"\x00\x01gemini-2.0-flash\x00").expect("write");
+    dir
+}
+
+#[test]
+fn skipped_files_are_annotations_in_github_output() {
+    let dir = skipped_tree();
+    // --quiet keeps stderr short; the annotations are output, and stay.
+    for quiet in [false, true] {
+        let mut args = vec!["--format", "github", "--max-file-size", "400"];
+        if quiet {
+            args.push("--quiet");
+        }
+        let o = interlint(dir.path(), &args);
+        assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+        let out = stdout(&o);
+        let lines: Vec<&str> = out.lines().collect();
+        // The findings of app.py, then one warning command per file skipped, on the file.
+        assert_eq!(lines.len(), 5, "{out}");
+        assert!(lines[0].starts_with("::error title=MIG009"), "{out}");
+        assert!(lines[1].starts_with("::warning title=MIG009"), "{out}");
+        assert_eq!(
+            lines[2..],
+            [
+                "::warning file=bad16.txt::skipped: starts with a UTF-16 byte-order mark but is not valid UTF-16",
+                "::warning file=big.py::skipped: 627 bytes is over the --max-file-size of 400 bytes",
+                "::warning file=docs/latin1.txt::skipped: not valid UTF-8",
+            ],
+            "{out}"
+        );
+        assert!(!out.contains("blob.bin"), "{out}");
+        assert_eq!(
+            stderr(&o).contains("warning: big.py: skipped"),
+            !quiet,
+            "{}",
+            stderr(&o)
+        );
+    }
+    // Named on the command line, a file that is not checked is an error, there as on stderr.
+    let o = interlint(dir.path(), &["--format", "github", "docs/latin1.txt", "blob.bin"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert_eq!(
+        stdout(&o),
+        "::error file=blob.bin::skipped: binary file\n::error file=docs/latin1.txt::skipped: not valid UTF-8\n"
+    );
+}
+
+#[test]
+fn skipped_files_are_tool_notifications_in_sarif() {
+    let dir = skipped_tree();
+    let o = interlint(dir.path(), &["--format", "sarif", "--max-file-size", "400"]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let log: serde_json::Value = serde_json::from_slice(&o.stdout).expect("SARIF is JSON");
+    let run = &log["runs"][0];
+    assert_eq!(run["results"].as_array().map(Vec::len), Some(2), "{run}");
+    let invocation = &run["invocations"][0];
+    // Files skipped are warnings: the run did what it says it does (exit status 1, findings).
+    assert_eq!(invocation["executionSuccessful"], true, "{invocation}");
+    let notifications = invocation["toolExecutionNotifications"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    let seen: Vec<(String, String, String)> = notifications
+        .iter()
+        .map(|n| {
+            let artifact = &n["locations"][0]["physicalLocation"]["artifactLocation"];
+            assert_eq!(artifact["uriBaseId"], "%SRCROOT%", "{n}");
+            let text = |v: &serde_json::Value| v.as_str().unwrap_or_default().to_string();
+            (
+                text(&n["level"]),
+                text(&artifact["uri"]),
+                text(&n["message"]["text"]),
+            )
+        })
+        .collect();
+    let expected = [
+        (
+            "bad16.txt",
+            "skipped: starts with a UTF-16 byte-order mark but is not valid UTF-16",
+        ),
+        (
+            "big.py",
+            "skipped: 627 bytes is over the --max-file-size of 400 bytes",
+        ),
+        ("docs/latin1.txt", "skipped: not valid UTF-8"),
+    ]
+    .map(|(uri, text)| ("warning".to_string(), uri.to_string(), text.to_string()));
+    assert_eq!(seen, expected, "{invocation}");
+    // A clean run has a successful invocation and no notification; a file named and not
+    // checked fails it (exit status 2), as an error notification.
+    let o = interlint(dir.path(), &["--format", "sarif", "app.py"]);
+    let log: serde_json::Value = serde_json::from_slice(&o.stdout).expect("SARIF is JSON");
+    assert_eq!(
+        log["runs"][0]["invocations"],
+        serde_json::json!([{"executionSuccessful": true}])
+    );
+    let o = interlint(dir.path(), &["--format", "sarif", "app.py", "docs/latin1.txt"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    let log: serde_json::Value = serde_json::from_slice(&o.stdout).expect("SARIF is JSON");
+    let invocation = &log["runs"][0]["invocations"][0];
+    assert_eq!(invocation["executionSuccessful"], false, "{invocation}");
+    assert_eq!(
+        invocation["toolExecutionNotifications"][0]["level"], "error",
+        "{invocation}"
+    );
+}
+
+/// Runs interlint in `dir` as a user that the permissions of its files hold back: this one, or,
+/// where this one reads a file whose permissions say no (root), the unprivileged uid and gid
+/// 65534. `None`, with a note, where that user cannot run it (the binary out of its reach).
+fn interlint_held_back(
+    dir: &std::path::Path,
+    args: &[&str],
+    privileged: bool,
+) -> Option<std::process::Output> {
+    use std::os::unix::fs::PermissionsExt;
+    use std::os::unix::process::CommandExt;
+    let mut command = Command::new(env!("CARGO_BIN_EXE_interlint"));
+    command.args(args).current_dir(dir).env("NO_COLOR", "1");
+    if privileged {
+        std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+        command.uid(65534).gid(65534);
+    }
+    match command.output() {
+        Ok(output) => Some(output),
+        Err(e) => {
+            eprintln!(
+                "note: interlint cannot run as uid 65534 here ({e}); the unreadable-file test is skipped"
+            );
+            None
+        }
+    }
+}
+
+#[test]
+fn an_unreadable_file_is_an_error_and_not_counted_as_checked() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tree(&[("ok.py", "x = 1\n"), ("secret.py", PY)]);
+    let secret = dir.path().join("secret.py");
+    std::fs::set_permissions(dir.path().join("ok.py"), std::fs::Permissions::from_mode(0o644))
+        .expect("chmod");
+    std::fs::set_permissions(&secret, std::fs::Permissions::from_mode(0o000)).expect("chmod");
+    // Root reads it all the same: interlint is then run as another user.
+    let privileged = std::fs::read(&secret).is_ok();
+    let run = |args: &[&str]| interlint_held_back(dir.path(), args, privileged);
+    let Some(o) = run(&[]) else {
+        return;
+    };
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("error: secret.py: cannot read: Permission denied"),
+        "{}",
+        stderr(&o)
+    );
+    // Before, "No findings in 2 checked files.": the file not read was counted as checked.
+    assert_eq!(
+        stdout(&o).lines().last(),
+        Some("No findings in 1 checked file. 1 error (see above)."),
+        "{}",
+        stdout(&o)
+    );
+    // Named on the command line, beside another file and alone.
+    for args in [&["ok.py", "secret.py"][..], &["secret.py"]] {
+        let Some(o) = run(args) else {
+            return;
+        };
+        let expected = match args.len() {
+            1 => "No file checked. 1 error (see above).",
+            _ => "No findings in 1 checked file. 1 error (see above).",
+        };
+        assert_eq!(stdout(&o).lines().last(), Some(expected), "{args:?}");
+    }
+    let Some(o) = run(&["--format", "github"]) else {
+        return;
+    };
+    assert_eq!(
+        stdout(&o),
+        "::error file=secret.py::cannot read: Permission denied\n"
+    );
+    let Some(o) = run(&["--format", "sarif"]) else {
+        return;
+    };
+    let log: serde_json::Value = serde_json::from_slice(&o.stdout).expect("SARIF is JSON");
+    let invocation = &log["runs"][0]["invocations"][0];
+    assert_eq!(invocation["executionSuccessful"], false, "{invocation}");
+    let notification = &invocation["toolExecutionNotifications"][0];
+    assert_eq!(notification["level"], "error", "{invocation}");
+    assert_eq!(notification["message"]["text"], "cannot read: Permission denied");
+    assert_eq!(
+        notification["locations"][0]["physicalLocation"]["artifactLocation"]["uri"],
+        "secret.py"
+    );
+}

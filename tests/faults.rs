@@ -153,12 +153,12 @@ fn files_gone_or_replaced_after_the_walk_are_reported_and_the_run_goes_on() {
             .unwrap_or_default()
     };
     assert!(
-        matches!(notice("a.py").as_slice(), [Notice::Error(m)] if m == "cannot read: No such file or directory"),
+        matches!(notice("a.py").as_slice(), [Notice::Unread(m)] if m == "cannot read: No such file or directory"),
         "{:?}",
         notice("a.py")
     );
     assert!(
-        matches!(notice("b.py").as_slice(), [Notice::Error(m)] if m.starts_with("cannot read: ")),
+        matches!(notice("b.py").as_slice(), [Notice::Unread(m)] if m.starts_with("cannot read: ")),
         "{:?}",
         notice("b.py")
     );

@@ -47,6 +47,7 @@ fn describe(report: &run::FileReport, root: &Path) -> String {
             std::slice::from_ref(l),
             &Counts::default(),
             style,
+            &[],
         )
         .expect("write to memory");
         out.push_str(&String::from_utf8_lossy(&line));

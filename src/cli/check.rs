@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use super::{CheckArgs, ColorChoice, EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS};
 use crate::config::LoadedConfig;
-use crate::output::{self, Counts, Format, Style};
+use crate::output::{self, Counts, Format, Level, Message, Style};
 use crate::run::{self, FileReport, FixMode, Notice, RunOptions};
 use crate::settings::{Overrides, Settings};
 use crate::walk::{self, display_path};
@@ -228,23 +228,17 @@ pub(super) fn check_paths(args: &CheckArgs, settings: &mut Settings, cwd: &Path)
         let (walked, mut reports) =
             run::run_walking(root, settings, run_options(args), threads, &progress, &shown);
         progress.finish_and_clear();
-        let mut had_error = false;
-        for error in &walked.errors {
-            eprintln!("error: {error}");
-            had_error = true;
-        }
-        had_error |= print_notices(&mut reports, cwd, &walked.named, args);
+        let mut messages = walk_messages(&walked.errors);
+        messages.extend(file_messages(&mut reports, cwd, &walked.named));
+        let had_error = print_messages(&messages, args);
         let mut counts = Counts::new(&reports, walked.files.len());
         counts.errors += walked.errors.len();
         counts.nothing_checked = nothing_checked(args, settings, walked.files.len());
-        return write_report(args, &reports, &counts, had_error, cwd, &mut out);
+        return write_report(args, &reports, &counts, &messages, had_error, cwd, &mut out);
     }
     let walked = walk::collect(&paths, settings, threads, args.force_exclude);
-    let mut had_error = false;
-    for error in &walked.errors {
-        eprintln!("error: {error}");
-        had_error = true;
-    }
+    let mut messages = walk_messages(&walked.errors);
+    let mut had_error = print_messages(&messages, args);
     if matches!(mode(args), FixMode::Apply | FixMode::AddNoqa) {
         remove_stale_temporaries(&walked.stale_temporaries, cwd, args.quiet);
     }
@@ -262,14 +256,16 @@ pub(super) fn check_paths(args: &CheckArgs, settings: &mut Settings, cwd: &Path)
     let settings = &*settings;
     let mut reports = run::run(&walked.files, settings, run_options(args), &progress);
     progress.finish_and_clear();
-    had_error |= print_notices(&mut reports, cwd, &walked.named, args);
+    let file_messages = file_messages(&mut reports, cwd, &walked.named);
+    had_error |= print_messages(&file_messages, args);
+    messages.extend(file_messages);
     if mode(args) == FixMode::AddNoqa {
         return Ok(noqa_summary(&reports, had_error, args));
     }
     let mut counts = Counts::new(&reports, walked.files.len());
     counts.errors += walked.errors.len();
     counts.nothing_checked = nothing_checked(args, settings, walked.files.len());
-    write_report(args, &reports, &counts, had_error, cwd, &mut out)
+    write_report(args, &reports, &counts, &messages, had_error, cwd, &mut out)
 }
 
 /// Why no rule ran on any file, when none did: said instead of "All checks passed.", as ruff
@@ -311,7 +307,7 @@ fn stdin_excluded(name: &Path, args: &CheckArgs, cwd: &Path) -> anyhow::Result<u
         }
         return Ok(EXIT_CLEAN);
     }
-    write_report(args, &[], &counts, false, cwd, &mut out)
+    write_report(args, &[], &counts, &[], false, cwd, &mut out)
 }
 
 /// `Added N interlint: ignore directives.` on stderr; the exit status says whether findings
@@ -351,11 +347,13 @@ fn remove_stale_temporaries(stale: &[PathBuf], cwd: &Path, quiet: bool) {
     }
 }
 
-/// Writes the findings (or the diff) and the summary; returns the exit status.
+/// Writes the findings (or the diff) and the summary, with the run's messages where the format
+/// carries them (they are on stderr already); returns the exit status.
 fn write_report(
     args: &CheckArgs,
     reports: &[FileReport],
     counts: &Counts,
+    messages: &[Message],
     had_error: bool,
     cwd: &Path,
     out: &mut dyn Write,
@@ -384,7 +382,7 @@ fn write_report(
     match (args.statistics, format) {
         (true, Format::Json) => output::write_statistics_json(out, &located, style)?,
         (true, _) => output::write_statistics(out, &located, style)?,
-        (false, _) => output::write_findings(out, format, &located, counts, style)?,
+        (false, _) => output::write_findings(out, format, &located, counts, style, messages)?,
     }
     // Findings first, then the fixes listed and the summary (on stderr when the findings are
     // data for a program).
@@ -467,11 +465,23 @@ fn diff_summary(counts: &Counts) -> String {
     }
 }
 
-/// Prints each file's notices on stderr; returns whether one was an error. A file named on the
-/// command line that was not checked is an error; a binary file found by the walk is shown only
-/// with `--verbose`.
-fn print_notices(reports: &mut [FileReport], cwd: &Path, named: &HashSet<PathBuf>, args: &CheckArgs) -> bool {
-    let mut had_error = false;
+/// The messages of the paths a walk could not read: errors.
+fn walk_messages(errors: &[String]) -> Vec<Message> {
+    errors
+        .iter()
+        .map(|error| Message {
+            level: Level::Error,
+            path: None,
+            text: error.clone(),
+        })
+        .collect()
+}
+
+/// Each file's notices as messages. A file named on the command line that was not checked is
+/// an error (a binary one is then skipped out loud); a binary file found by the walk is a note,
+/// shown only with `--verbose`.
+fn file_messages(reports: &mut [FileReport], cwd: &Path, named: &HashSet<PathBuf>) -> Vec<Message> {
+    let mut messages = Vec::new();
     for report in reports {
         let is_named = named.contains(&report.path);
         if is_named {
@@ -480,24 +490,40 @@ fn print_notices(reports: &mut [FileReport], cwd: &Path, named: &HashSet<PathBuf
                 .map(Notice::for_named)
                 .collect();
         }
+        let path = display_path(&report.path, cwd);
         for notice in &report.notices {
-            let path = display_path(&report.path, cwd);
-            let message = match notice {
-                Notice::Binary => "skipped: binary file",
-                Notice::Skipped(message) | Notice::Warning(message) | Notice::Error(message) => message,
+            let level = if notice.is_error() || is_named && notice.is_skip() {
+                Level::Error
+            } else if *notice == Notice::Binary {
+                Level::Note
+            } else {
+                Level::Warning
             };
-            let error = matches!(notice, Notice::Error(_)) || is_named && notice.is_skip();
-            match notice {
-                _ if error => {
-                    had_error = true;
-                    eprintln!("error: {path}: {message}");
-                }
-                Notice::Binary if args.verbose && !args.quiet => eprintln!("note: {path}: {message}"),
-                Notice::Skipped(_) | Notice::Warning(_) if !args.quiet => {
-                    eprintln!("warning: {path}: {message}")
-                }
-                _ => {}
+            messages.push(Message {
+                level,
+                path: Some(path.clone()),
+                text: notice.message().to_string(),
+            });
+        }
+    }
+    messages
+}
+
+/// Prints the messages on stderr: errors always, warnings unless `--quiet`, notes with
+/// `--verbose`; returns whether one was an error.
+fn print_messages(messages: &[Message], args: &CheckArgs) -> bool {
+    let mut had_error = false;
+    for message in messages {
+        let shown = match message.level {
+            Level::Error => {
+                had_error = true;
+                true
             }
+            Level::Warning => !args.quiet,
+            Level::Note => args.verbose && !args.quiet,
+        };
+        if shown {
+            eprintln!("{}", message.line());
         }
     }
     had_error
@@ -542,11 +568,12 @@ fn check_stdin(name: &Path, settings: &Settings, args: &CheckArgs, cwd: &Path) -
     let options = run_options(args);
     let report = run::check_bytes(name, bytes, settings, options, false);
     let mut reports = [report];
-    let had_error = print_notices(&mut reports, cwd, &HashSet::from([name.to_path_buf()]), args);
+    let messages = file_messages(&mut reports, cwd, &HashSet::from([name.to_path_buf()]));
+    let had_error = print_messages(&messages, args);
     let counts = Counts::new(&reports, 1);
     let mut out = output(args)?;
     if !matches!(options.mode, FixMode::Apply | FixMode::AddNoqa) {
-        return write_report(args, &reports, &counts, had_error, cwd, &mut out);
+        return write_report(args, &reports, &counts, &messages, had_error, cwd, &mut out);
     }
     // The fixed text (or the text with its comments) goes to the output, the rest to stderr.
     let report = &reports[0];
@@ -564,7 +591,7 @@ fn check_stdin(name: &Path, settings: &Settings, args: &CheckArgs, cwd: &Path) -
         color: false,
         ..style(args)
     };
-    output::write_findings(&mut err, Format::Concise, &located, &counts, style)?;
+    output::write_findings(&mut err, Format::Concise, &located, &counts, style, &[])?;
     if options.mode == FixMode::AddNoqa {
         return Ok(noqa_summary(&reports, had_error, args));
     }

@@ -14,7 +14,7 @@ use serde_json::{Value, json};
 use super::convert::{self, TextIndex};
 use super::notebook::{self, Cell, Notebook};
 use crate::diagnostic::{Diagnostic, Severity};
-use crate::run::{self, Notice, RunOptions};
+use crate::run::{self, RunOptions};
 use crate::settings::{Overrides, Settings};
 
 /// The configuration files whose change re-checks every open document.
@@ -648,8 +648,8 @@ impl Server {
             false,
         );
         for notice in &report.notices {
-            if let Notice::Error(message) = notice {
-                let message = format!("interlint: {}: {message}", path.display());
+            if notice.is_error() {
+                let message = format!("interlint: {}: {}", path.display(), notice.message());
                 self.show(lsp::MessageType::ERROR, &message);
             }
         }

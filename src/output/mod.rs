@@ -106,6 +106,48 @@ pub fn locate<'a>(reports: &'a [FileReport], cwd: &Path) -> Vec<Located<'a>> {
     located
 }
 
+/// What a run says beside its findings: a file skipped or that could not be read, a fix left
+/// out, a path that cannot be walked. Each is a line on stderr, and the formats that have a
+/// place for it carry it too: `github` as a workflow command (an annotation on the file),
+/// `sarif` as a tool execution notification.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Message {
+    pub level: Level,
+    /// The file, as shown (relative to the current folder when it lies under it); `None` for
+    /// what concerns no one file (a path that cannot be walked names itself in `text`).
+    pub path: Option<String>,
+    pub text: String,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Level {
+    /// The run exits with status 2.
+    Error,
+    Warning,
+    /// Shown with `--verbose` only (a binary file found by a walk); no format carries it.
+    Note,
+}
+
+impl Level {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Level::Error => "error",
+            Level::Warning => "warning",
+            Level::Note => "note",
+        }
+    }
+}
+
+impl Message {
+    /// `level: path: text`, as stderr shows it.
+    pub fn line(&self) -> String {
+        match &self.path {
+            Some(path) => format!("{}: {path}: {}", self.level.as_str(), self.text),
+            None => format!("{}: {}", self.level.as_str(), self.text),
+        }
+    }
+}
+
 /// Counts for the summary.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Counts {
@@ -124,6 +166,9 @@ pub struct Counts {
     pub skipped: usize,
     /// Errors printed on stderr (paths that cannot be read or walked, fixes not written).
     pub errors: usize,
+    /// Files that could not be read (each also among `errors`): not checked, as the files
+    /// skipped are not.
+    pub unread: usize,
     /// Why no rule ran on any file (no file found, every file named excluded, a selection of no
     /// rule): the summary says so rather than "All checks passed.".
     pub nothing_checked: Option<String>,
@@ -141,11 +186,8 @@ impl Counts {
             counts.new += report.new;
             // Binary files found by a walk are skipped without a word, and not counted.
             counts.skipped += usize::from(report.notices.iter().any(|n| matches!(n, Notice::Skipped(_))));
-            counts.errors += report
-                .notices
-                .iter()
-                .filter(|n| matches!(n, Notice::Error(_)))
-                .count();
+            counts.unread += usize::from(report.notices.iter().any(|n| matches!(n, Notice::Unread(_))));
+            counts.errors += report.notices.iter().filter(|n| n.is_error()).count();
             counts.findings += report.diagnostics.len();
             // What the fix loop resolves, where it was counted; else each finding's own fix.
             if let Some(would) = &report.would_fix {
@@ -162,6 +204,13 @@ impl Counts {
             }
         }
         counts
+    }
+
+    /// The files checked: those found, less those skipped or that could not be read.
+    pub fn checked(&self) -> usize {
+        self.files_scanned
+            .saturating_sub(self.skipped)
+            .saturating_sub(self.unread)
     }
 
     /// `Found N findings (K fixable with --fix, U more with --unsafe-fixes).`, then the files
@@ -214,7 +263,7 @@ impl Counts {
             );
         }
         if self.findings == 0 {
-            let checked = self.files_scanned.saturating_sub(self.skipped);
+            let checked = self.checked();
             return if let Some(why) = self.nothing_checked.as_ref().filter(|_| self.errors == 0) {
                 format!("No files were checked: {why}.")
             } else if self.skipped == 0 && self.errors == 0 {
@@ -258,20 +307,22 @@ fn capitalized(text: &str) -> String {
         .unwrap_or_default()
 }
 
-/// Writes the findings in a format.
+/// Writes the findings in a format, with the run's `messages` where the format has a place for
+/// them (`github`, `sarif`; the others leave them to stderr).
 pub fn write_findings(
     out: &mut dyn Write,
     format: Format,
     located: &[Located],
     counts: &Counts,
     style: Style,
+    messages: &[Message],
 ) -> io::Result<()> {
     match format {
         Format::Text => text::write(out, located, style),
         Format::Concise => concise::write(out, located, style),
         Format::Json => json::write(out, located, counts),
-        Format::Sarif => sarif::write(out, located),
-        Format::Github => github::write(out, located),
+        Format::Sarif => sarif::write(out, located, messages),
+        Format::Github => github::write(out, located, messages),
     }
 }
 

@@ -1,15 +1,18 @@
 //! `sarif`: SARIF 2.1.0 as GitHub code scanning takes it: every rule with its help, relative
 //! URIs under `%SRCROOT%` (absolute ones for files outside it), columns in Unicode code points (declared), fixes included.
+//! The run's messages (a file skipped or that could not be read) are its invocation's tool
+//! execution notifications, and an error among them makes the execution unsuccessful (exit
+//! status 2).
 
 use std::io::{self, Write};
 
 use serde_json::{Value, json};
 
-use super::Located;
+use super::{Level, Located, Message};
 use crate::registry::{RuleMeta, all_rules};
 use crate::source::Position;
 
-pub fn write(out: &mut dyn Write, located: &[Located]) -> io::Result<()> {
+pub fn write(out: &mut dyn Write, located: &[Located], messages: &[Message]) -> io::Result<()> {
     let rules = all_rules();
     let descriptors: Vec<Value> = rules.iter().map(|r| descriptor(r.meta())).collect();
     let results = located.iter().map(|l| {
@@ -35,10 +38,37 @@ pub fn write(out: &mut dyn Write, located: &[Located]) -> io::Result<()> {
             },
             "columnKind": "unicodeCodePoints",
             "originalUriBaseIds": {"%SRCROOT%": {"description": {"text": "The folder interlint was run from."}}},
+            "invocations": [invocation(messages)],
             "results": super::ARRAY_MARK,
         }],
     });
     super::write_streamed(out, &document, results)
+}
+
+/// The run's invocation: successful unless a message is an error (the run exits with status 2:
+/// a file that cannot be read, a path that cannot be walked, a named file not checked), with
+/// the messages as notifications.
+fn invocation(messages: &[Message]) -> Value {
+    let successful = !messages.iter().any(|m| m.level == Level::Error);
+    let mut invocation = json!({"executionSuccessful": successful});
+    let notifications: Vec<Value> = messages.iter().filter_map(notification).collect();
+    if !notifications.is_empty() {
+        invocation["toolExecutionNotifications"] = json!(notifications);
+    }
+    invocation
+}
+
+fn notification(m: &Message) -> Option<Value> {
+    let level = match m.level {
+        Level::Error => "error",
+        Level::Warning => "warning",
+        Level::Note => return None,
+    };
+    let mut notification = json!({"level": level, "message": {"text": m.text}});
+    if let Some(path) = &m.path {
+        notification["locations"] = json!([{"physicalLocation": {"artifactLocation": artifact(path)}}]);
+    }
+    Some(notification)
 }
 
 /// `repository` of Cargo.toml (empty while the project has no public address).
@@ -133,6 +163,30 @@ fn result(l: &Located, rule_index: Option<usize>) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn messages_are_notifications_of_the_invocation() {
+        let message = |level, path: Option<&str>| Message {
+            level,
+            path: path.map(str::to_string),
+            text: "skipped: not valid UTF-8".into(),
+        };
+        let clean = invocation(&[message(Level::Note, Some("blob.bin"))]);
+        assert_eq!(clean, json!({"executionSuccessful": true}));
+        let warned = invocation(&[message(Level::Warning, Some("a b.txt"))]);
+        assert_eq!(warned["executionSuccessful"], true);
+        assert_eq!(
+            warned["toolExecutionNotifications"],
+            json!([{
+                "level": "warning",
+                "message": {"text": "skipped: not valid UTF-8"},
+                "locations": [{"physicalLocation": {"artifactLocation": {"uri": "a%20b.txt", "uriBaseId": "%SRCROOT%"}}}],
+            }])
+        );
+        let failed = invocation(&[message(Level::Warning, Some("a")), message(Level::Error, None)]);
+        assert_eq!(failed["executionSuccessful"], false);
+        assert!(failed["toolExecutionNotifications"][1].get("locations").is_none());
+    }
 
     #[test]
     fn uris() {

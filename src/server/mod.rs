@@ -109,9 +109,11 @@ pub fn serve(root: Option<&Path>) -> anyhow::Result<u8> {
 }
 
 /// Standard input and output for the protocol, with one check rmcp leaves out: a line that is
-/// not JSON gets a JSON-RPC parse error (`-32700`), and JSON that is not a message an invalid
-/// request error (`-32600`), where rmcp drops both without a word. The lines that are messages
-/// go on to rmcp; its replies and these errors reach standard output whole, one line each.
+/// not JSON (or not UTF-8) gets a JSON-RPC parse error (`-32700`), and JSON that is not a
+/// message an invalid request error (`-32600`), where rmcp drops both without a word (and a
+/// line reader ends the session at the first byte that is not UTF-8). The lines that are
+/// messages go on to rmcp; its replies and these errors reach standard output whole, one line
+/// each.
 fn checked_stdio() -> (
     (tokio::io::DuplexStream, tokio::io::DuplexStream),
     tokio::task::JoinHandle<std::io::Result<()>>,
@@ -123,12 +125,25 @@ fn checked_stdio() -> (
     let (lines, mut to_write) = tokio::sync::mpsc::unbounded_channel::<String>();
     let errors = lines.clone();
     tokio::spawn(async move {
-        let mut input = BufReader::new(tokio::io::stdin()).lines();
-        while let Ok(Some(line)) = input.next_line().await {
+        let mut input = BufReader::new(tokio::io::stdin());
+        let mut bytes = Vec::new();
+        loop {
+            bytes.clear();
+            match input.read_until(b'\n', &mut bytes).await {
+                Ok(0) | Err(_) => break,
+                Ok(_) => {}
+            }
+            let line = match std::str::from_utf8(line_of(&bytes)) {
+                Ok(line) => line,
+                Err(e) => {
+                    let _ = errors.send(not_utf8(&e));
+                    continue;
+                }
+            };
             if line.trim().is_empty() {
                 continue;
             }
-            match rejected(&line) {
+            match rejected(line) {
                 Some(reply) => {
                     let _ = errors.send(reply);
                 }
@@ -159,6 +174,24 @@ fn checked_stdio() -> (
         Ok(())
     });
     ((server_in, server_out), writer)
+}
+
+/// A line read with its end (`\n`, `\r\n`) cut off, as a line reader cuts it.
+fn line_of(bytes: &[u8]) -> &[u8] {
+    let line = bytes.strip_suffix(b"\n").unwrap_or(bytes);
+    line.strip_suffix(b"\r").unwrap_or(line)
+}
+
+/// The parse error reply to a line that is not UTF-8 (JSON text is UTF-8: RFC 8259, 8.1).
+fn not_utf8(e: &std::str::Utf8Error) -> String {
+    crate::jsonrpc::error_reply(
+        &serde_json::Value::Null,
+        crate::jsonrpc::PARSE_ERROR,
+        &format!(
+            "Parse error: the line is not UTF-8 (byte {} is not valid UTF-8); JSON-RPC messages are UTF-8 JSON",
+            e.valid_up_to() + 1
+        ),
+    )
 }
 
 /// The JSON-RPC error reply to a line that is not a message; `None` for a message.
@@ -198,5 +231,24 @@ mod tests {
             None
         );
         assert_eq!(super::rejected(r#"{"jsonrpc":"2.0","id":1,"result":{}}"#), None);
+    }
+
+    #[test]
+    fn a_line_that_is_not_utf8_gets_a_parse_error() {
+        assert_eq!(super::line_of(b"{}\r\n"), b"{}");
+        assert_eq!(super::line_of(b"{}"), b"{}");
+        let bytes = b"{\"x\": \"caf\xE9\"}\n";
+        let Err(e) = std::str::from_utf8(super::line_of(bytes)) else {
+            panic!("valid UTF-8");
+        };
+        let reply: serde_json::Value = serde_json::from_str(&super::not_utf8(&e)).unwrap_or_default();
+        assert_eq!(reply["error"]["code"], -32700, "{reply}");
+        assert_eq!(reply["id"], serde_json::Value::Null);
+        assert!(
+            reply["error"]["message"]
+                .as_str()
+                .is_some_and(|m| m.contains("byte 11 is not valid UTF-8")),
+            "{reply}"
+        );
     }
 }

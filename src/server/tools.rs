@@ -340,6 +340,8 @@ fn selectors(args: &Arguments, key: &str) -> Result<Option<Vec<String>>, String>
 /// What a check or fix run found.
 struct Outcome {
     reports: Vec<FileReport>,
+    /// The files checked: those the walk found, less those skipped or that could not be read
+    /// (each in the notices).
     files: usize,
     errors: Vec<String>,
 }
@@ -374,7 +376,7 @@ fn run(root: &Path, args: &Arguments, mode: FixMode) -> Result<Outcome, String> 
         &indicatif::ProgressBar::hidden(),
     );
     Ok(Outcome {
-        files: walked.files.len(),
+        files: crate::output::Counts::new(&reports, walked.files.len()).checked(),
         errors: walked.errors,
         reports,
     })
@@ -388,7 +390,7 @@ fn notices(outcome: &Outcome, root: &Path) -> Vec<String> {
             let (level, message) = match notice {
                 Notice::Binary => continue,
                 Notice::Skipped(m) | Notice::Warning(m) => ("warning", m),
-                Notice::Error(m) => ("error", m),
+                Notice::Error(m) | Notice::Unread(m) => ("error", m),
             };
             lines.push(format!(
                 "{level}: {}: {message}",

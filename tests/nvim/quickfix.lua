@@ -1,25 +1,42 @@
--- Neovim's own LSP client (0.7 and later) attaches `interlint server`, waits for the finding of
--- a file, asks for its code actions, applies the quick fix, writes the file and says what it
--- did in the transcript named by INTERLINT_LOG. Run by tests/nvim.rs.
+-- Run by tests/nvim.rs after the README's Neovim snippet, which is the `init.lua` (-u): opening
+-- a file starts `interlint server` (vim.lsp.start on 0.8 and later, vim.lsp.start_client on
+-- 0.7). The script waits for the client and the finding, asks for the code actions, applies
+-- the quick fix, writes the file, opens a second file of the same folder (the same client
+-- must serve it) and says what it did in the transcript named by INTERLINT_LOG.
 local lines = {}
 local function say(text)
   table.insert(lines, text)
 end
 
+-- The interlint client attached to a buffer (0.10 has vim.lsp.get_clients; 0.7 to 0.9 have
+-- vim.lsp.buf_get_clients, deprecated since).
+local function interlint_client(buf)
+  local clients
+  if vim.lsp.get_clients then
+    clients = vim.lsp.get_clients({ bufnr = buf })
+  else
+    clients = vim.lsp.buf_get_clients(buf)
+  end
+  for _, client in pairs(clients) do
+    if client.name == 'interlint' then
+      return client
+    end
+  end
+  return nil
+end
+
 local function main()
+  local v = vim.version()
+  say(string.format('neovim %d.%d.%d', v.major, v.minor, v.patch))
+  say('started with ' .. (vim.lsp.start and 'vim.lsp.start' or 'vim.lsp.start_client'))
   vim.cmd('edit ' .. vim.fn.fnameescape(os.getenv('INTERLINT_TARGET')))
   local buf = vim.api.nvim_get_current_buf()
-  local client_id = vim.lsp.start_client({
-    name = 'interlint',
-    cmd = { os.getenv('INTERLINT_BIN'), 'server' },
-    root_dir = vim.fn.getcwd(),
-  })
-  if not client_id then
-    say('error: the client did not start')
+  if not vim.wait(10000, function() return interlint_client(buf) ~= nil end, 50) then
+    say('error: no interlint client attached within 10 s (filetype ' .. vim.bo[buf].filetype .. ')')
     return
   end
-  vim.lsp.buf_attach_client(buf, client_id)
-  say('attached: interlint server')
+  local client = interlint_client(buf)
+  say('attached: ' .. client.name .. ' at ' .. tostring(client.config.root_dir))
   if not vim.wait(30000, function() return #vim.diagnostic.get(buf) > 0 end, 50) then
     say('error: no diagnostic within 30 s')
     return
@@ -60,6 +77,17 @@ local function main()
     say('diagnostics after the fix: 0')
   else
     say('diagnostics after the fix: ' .. #vim.diagnostic.get(buf))
+  end
+  vim.cmd('edit ' .. vim.fn.fnameescape(os.getenv('INTERLINT_SECOND')))
+  local second = vim.api.nvim_get_current_buf()
+  if not vim.wait(10000, function() return interlint_client(second) ~= nil end, 50) then
+    say('error: no interlint client attached to the second file within 10 s')
+    return
+  end
+  if interlint_client(second).id == client.id then
+    say('second file: the same client')
+  else
+    say('error: the second file got another client')
   end
 end
 
