@@ -559,7 +559,11 @@ impl Render<'_> {
         if let Some(import) = legacy::import_code(unit, self.text) {
             let _ = writeln!(out, "  new import {import:?}");
         }
-        if let Some((range, replacement)) = legacy::client_code(unit, self.text) {
+        let docs = interlint::lang::documents(self.surface, self.text);
+        let client = docs
+            .first()
+            .and_then(|doc| legacy::client_code(unit, self.text, doc));
+        if let Some((range, replacement)) = client {
             let _ = writeln!(out, "  client {} -> {replacement:?}", self.span(&range));
         }
         for removal in &unit.removals {
@@ -1575,7 +1579,7 @@ import * as os from "node:os";
        import google.generativeai stmt=L3 module=`google.generativeai`
     py legacy import=L3 client="client"
     py   new import "from google import genai as legacy"
-    py   client L3:end -> "\nclient = legacy.Client()"
+    py   client L4:end -> "\nclient = legacy.Client()"
     ts import node:os stmt=L4 module=`node:os`
     ts legacy import=L3 client=""
     ts   new import "import { GoogleGenAI } from \"@google/genai\";"

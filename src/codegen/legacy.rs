@@ -75,7 +75,7 @@ pub fn rewrite_unit(found: &Found, dialect: Dialect, settings: &Tables) -> Resul
             .any(|c| c.start >= r.start && c.end <= r.end)
     };
     let (Some(import), Some((client_range, client_text))) =
-        (import_code(unit, text), client_code(unit, text))
+        (import_code(unit, text), client_code(unit, text, found.doc))
     else {
         return Err("the unit's import or client is not known".into());
     };
@@ -260,6 +260,26 @@ pub fn import_code(unit: &LegacyUnit, text: &str) -> Option<String> {
     })
 }
 
+/// Where the run of import statements that holds the one ending at `end` ends: the client made
+/// after the imports, not between them, where the imports after it would be module-level imports
+/// below code (E402). `end` itself when the import is not a statement of the module.
+fn imports_end(doc: &Document, end: usize) -> usize {
+    let crate::lang::Syntax::Lowered(tree) = &doc.syntax else {
+        return end;
+    };
+    let crate::lang::ir::Kind::Module(statements) = tree.kind(tree.root()) else {
+        return end;
+    };
+    let Some(at) = statements.iter().position(|&s| tree.range(s).end == end) else {
+        return end;
+    };
+    statements[at..]
+        .iter()
+        .take_while(|&&s| matches!(tree.kind(s), crate::lang::ir::Kind::Import(_)))
+        .last()
+        .map_or(end, |&s| tree.range(s).end)
+}
+
 /// Whether the expression at `range` stands where `a ?? b` needs no parentheses: after `return`,
 /// `=`, `=>`, `(`, `[`, `,`, `:` or `${`, and before `;`, `)`, `]`, `}`, `,` or the line's
 /// end. (`??` may not meet `||` or `&&` unparenthesized, and binds looser than `.` and `+`.)
@@ -316,14 +336,14 @@ pub fn new_import(found: &Found) -> String {
 /// The client's creation: the text replacing the `configure` callee or the legacy `new`
 /// expression, or inserted at the import's end on a line of its own; `None` when the unit's
 /// import or client is not known.
-pub fn client_code(unit: &LegacyUnit, text: &str) -> Option<(Range<usize>, String)> {
+pub fn client_code(unit: &LegacyUnit, text: &str, doc: &Document) -> Option<(Range<usize>, String)> {
     let imported = unit.imported.as_ref()?;
     let client = &unit.client_name;
     Some(match unit.client.as_ref()? {
         ClientSite::AfterImport => {
             let indent = line_indent(text, unit.import.start);
             let name = module_name(imported);
-            let end = unit.import.end;
+            let end = imports_end(doc, unit.import.end);
             (end..end, format!("\n{indent}{client} = {name}.Client()"))
         }
         ClientSite::Configure { callee } => {
