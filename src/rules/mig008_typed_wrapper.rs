@@ -3,7 +3,7 @@
 use crate::api::{CallKind, Wrapper, WrapperKind};
 use crate::clients::Packages;
 use crate::diagnostic::{Applicability, Diagnostic, Edit, Fix, Severity};
-use crate::lang::Document;
+use crate::lang::{Document, Syntax, ir};
 use crate::registry::{FixAvailability, Rule, RuleContext, RuleMeta};
 use crate::tables::Tables;
 
@@ -143,7 +143,14 @@ impl Rule for TypedWrapper {
                 }
                 reason
             });
+            // A wrapper a function returns under its annotated type stays that type: as a dict
+            // it no longer is what the function says it returns (pyright, tsc).
+            let typed_return = fix.as_ref().and_then(|_| returned_as(doc, wrapper, &class));
             cx.report(match (fix, wrapper.kind) {
+                (Some(_), _) if let Some(function) = typed_return => diagnostic.with_blocked(
+                    "Write the object as a plain dict with the same fields, with the function's return type",
+                    format!("it is returned by `{function}`, whose return type names `{class}`"),
+                ),
                 (Some(_), _) if let Some(reason) = unmigrated => diagnostic.with_blocked(
                     "Write the object as a plain dict with the same fields when its request is migrated",
                     format!("its request is not rewritten ({reason})"),
@@ -194,6 +201,44 @@ impl Rule for TypedWrapper {
 }
 
 /// A keyword-only constructor (or a field factory) as a plain dict.
+/// The name of the function that returns `wrapper` (`return Wrapper(...)`) when the function's
+/// return annotation names the wrapper's class (`-> types.GenerateContentConfig`).
+fn returned_as(doc: &Document, wrapper: &Wrapper, class: &str) -> Option<String> {
+    let Syntax::Lowered(tree) = &doc.syntax else {
+        return None;
+    };
+    let node = tree.nodes.iter().position(|n| n.span.range() == wrapper.range)? as ir::NodeId;
+    let mut at = node;
+    // Up to the `return` (through parentheses), then to the function holding it.
+    loop {
+        let parent = tree.parent(at)?;
+        match tree.kind(parent) {
+            ir::Kind::Paren(_) | ir::Kind::Await(_) => at = parent,
+            ir::Kind::Return(_) => {
+                at = parent;
+                break;
+            }
+            _ => return None,
+        }
+    }
+    let function = loop {
+        at = tree.parent(at)?;
+        if let ir::Kind::Function(function) = tree.kind(at) {
+            break function;
+        }
+    };
+    let annotation = doc.text.get(tree.range(function.returns?))?;
+    let names_class = annotation
+        .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .any(|word| word == class);
+    names_class.then(|| {
+        function
+            .name
+            .as_ref()
+            .map_or_else(|| "the function".to_string(), |n| n.name.to_string())
+    })
+}
+
 fn python_fix(wrapper: &Wrapper, dialect: Dialect, packages: &Packages) -> Option<Fix> {
     let plain = !wrapper.name.contains('.') || FIELD_FACTORIES.contains(&wrapper.name.as_str());
     let map = wrapper.map.as_ref().filter(|_| plain)?;
