@@ -12,9 +12,6 @@ use std::ops::Range;
 
 use super::ir;
 
-/// The comparison operators, as written between two operands.
-const OPERATORS: &[&str] = &["==", "!=", "===", "!==", "in", "not in", "is", "is not"];
-
 /// The ranges of the string literals of `tree` that are compared against.
 pub fn compared_strings(tree: &ir::Tree, text: &str, assertions: &[String]) -> Vec<Range<usize>> {
     tree.nodes
@@ -107,10 +104,7 @@ fn is_assert(text: &str, range: Range<usize>) -> bool {
 
 /// Whether the text between two operands is a comparison operator.
 fn comparison(text: &str, from: usize, to: usize) -> bool {
-    text.get(from..to).is_some_and(|between| {
-        let words: Vec<&str> = between.split_whitespace().collect();
-        OPERATORS.contains(&words.join(" ").as_str())
-    })
+    super::knowledge::operator(text, from, to).is_some()
 }
 
 /// The last name of a callee: `assertEqual` of `self.assertEqual`, `toBe` of

@@ -324,7 +324,7 @@ fn names_a_model(key: &str, prefixes: &[String]) -> bool {
 }
 
 /// The comparison operator written between two operands, if the text between them is one.
-fn operator(text: &str, from: usize, to: usize) -> Option<String> {
+pub(super) fn operator(text: &str, from: usize, to: usize) -> Option<String> {
     let between = text.get(from..to)?;
     let words = between.split_whitespace().collect::<Vec<_>>().join(" ");
     OPERATORS.contains(&words.as_str()).then_some(words)
