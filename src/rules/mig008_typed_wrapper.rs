@@ -145,11 +145,21 @@ impl Rule for TypedWrapper {
             });
             // A wrapper a function returns under its annotated type stays that type: as a dict
             // it no longer is what the function says it returns (pyright, tsc).
-            let typed_return = fix.as_ref().and_then(|_| returned_as(doc, wrapper, &class));
+            // ... and so does a wrapper inside one that stays typed so (a typed constructor's
+            // argument is typed too).
+            let typed_return = fix.as_ref().and_then(|_| {
+                facts
+                    .wrappers
+                    .iter()
+                    .filter(|outer| {
+                        outer.range.start <= wrapper.range.start && wrapper.range.end <= outer.range.end
+                    })
+                    .find_map(|outer| returned_as(doc, outer, &class_of(&outer.name)))
+            });
             cx.report(match (fix, wrapper.kind) {
-                (Some(_), _) if let Some(function) = typed_return => diagnostic.with_blocked(
+                (Some(_), _) if let Some((function, returned)) = typed_return => diagnostic.with_blocked(
                     "Write the object as a plain dict with the same fields, with the function's return type",
-                    format!("it is returned by `{function}`, whose return type names `{class}`"),
+                    format!("it is returned by `{function}`, whose return type names `{returned}`"),
                 ),
                 (Some(_), _) if let Some(reason) = unmigrated => diagnostic.with_blocked(
                     "Write the object as a plain dict with the same fields when its request is migrated",
@@ -202,8 +212,8 @@ impl Rule for TypedWrapper {
 
 /// A keyword-only constructor (or a field factory) as a plain dict.
 /// The name of the function that returns `wrapper` (`return Wrapper(...)`) when the function's
-/// return annotation names the wrapper's class (`-> types.GenerateContentConfig`).
-fn returned_as(doc: &Document, wrapper: &Wrapper, class: &str) -> Option<String> {
+/// return annotation names the wrapper's class (`-> types.GenerateContentConfig`), with the class.
+fn returned_as(doc: &Document, wrapper: &Wrapper, class: &str) -> Option<(String, String)> {
     let Syntax::Lowered(tree) = &doc.syntax else {
         return None;
     };
@@ -231,12 +241,11 @@ fn returned_as(doc: &Document, wrapper: &Wrapper, class: &str) -> Option<String>
     let names_class = annotation
         .split(|c: char| !(c.is_alphanumeric() || c == '_'))
         .any(|word| word == class);
-    names_class.then(|| {
-        function
-            .name
-            .as_ref()
-            .map_or_else(|| "the function".to_string(), |n| n.name.to_string())
-    })
+    let name = function
+        .name
+        .as_ref()
+        .map_or_else(|| "the function".to_string(), |n| n.name.to_string());
+    names_class.then(|| (name, class.to_string()))
 }
 
 fn python_fix(wrapper: &Wrapper, dialect: Dialect, packages: &Packages) -> Option<Fix> {
