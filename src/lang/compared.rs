@@ -51,18 +51,10 @@ fn is_compared(tree: &ir::Tree, text: &str, assertions: &[String], string: ir::N
                 if is_assert(text, tree.range(parent)) {
                     return true;
                 }
-                let Some(i) = children.iter().position(|&c| c == node) else {
+                if !children.contains(&node) {
                     return false;
-                };
-                let range = tree.range(node);
-                let before = i
-                    .checked_sub(1)
-                    .and_then(|p| children.get(p))
-                    .is_some_and(|&p| comparison(text, tree.range(p).end, range.start));
-                let after = children
-                    .get(i + 1)
-                    .is_some_and(|&n| comparison(text, range.end, tree.range(n).start));
-                if before || after {
+                }
+                if super::knowledge::neighbour_operator(tree, text, children, node).is_some() {
                     return true;
                 }
             }

@@ -274,16 +274,7 @@ fn holder(tree: &ir::Tree, text: &str, string: ir::NodeId, python: bool, words: 
                 if !python && is_ts_enum(text, tree.range(parent)) {
                     return Some(Known::EnumMember);
                 }
-                let i = children.iter().position(|&c| c == node)?;
-                let here = tree.range(node);
-                let before = i
-                    .checked_sub(1)
-                    .and_then(|p| children.get(p))
-                    .and_then(|&p| operator(text, tree.range(p).end, here.start));
-                let after = children
-                    .get(i + 1)
-                    .and_then(|&n| operator(text, here.end, tree.range(n).start));
-                return before.or(after).map(Known::Compared);
+                return neighbour_operator(tree, text, children, node).map(Known::Compared);
             }
             ir::Kind::Assign(assign) if first && python && assign.value == Some(node) => {
                 return super::elements::is_enum_member(tree, parent).then_some(Known::EnumMember);
@@ -320,6 +311,27 @@ fn names_a_model(key: &str, prefixes: &[String]) -> bool {
             let rest = &key.as_bytes()[at + p.len()..];
             rest.first() == Some(&b'-') && rest.get(1).is_some_and(u8::is_ascii_digit)
         })
+    })
+}
+
+/// The comparison operator written between `node` and a neighbour among `children` (a Python
+/// comparison is lowered as its operands, the operators written between them).
+pub(super) fn neighbour_operator(
+    tree: &ir::Tree,
+    text: &str,
+    children: &[ir::NodeId],
+    node: ir::NodeId,
+) -> Option<String> {
+    let i = children.iter().position(|&c| c == node)?;
+    let here = tree.range(node);
+    let before = i
+        .checked_sub(1)
+        .and_then(|p| children.get(p))
+        .and_then(|&p| operator(text, tree.range(p).end, here.start));
+    before.or_else(|| {
+        children
+            .get(i + 1)
+            .and_then(|&n| operator(text, here.end, tree.range(n).start))
     })
 }
 
