@@ -221,11 +221,13 @@ pub struct WouldFix {
     pub more_unsafe: usize,
 }
 
-/// The findings `remaining` leaves of `before` (those not brought by the fixes) taken from
-/// `before`'s count: the findings the fixes resolved.
-fn resolved_of(before: &[Diagnostic], remaining: &[Diagnostic]) -> usize {
-    let left = remaining.len().saturating_sub(brought(before, remaining));
-    before.len().saturating_sub(left)
+impl FixOutcome {
+    /// The findings the fixes resolved: those found before less those left that were there
+    /// before (as [`crate::run::FileReport::resolved`] counts a file's).
+    pub fn resolved(&self) -> usize {
+        let left = self.remaining.len().saturating_sub(self.new);
+        self.found.saturating_sub(left)
+    }
 }
 
 /// What the fixes of a text would resolve, from its findings (`start`), in the pass that
@@ -245,30 +247,29 @@ pub fn would_fix(
     if !any_fix(&start.diagnostics, true) {
         return WouldFix::default();
     }
-    let before = start.diagnostics.clone();
     if unsafe_fixes {
         let outcome = fix_loop(settings, rules, file, true, Some(start));
         return WouldFix {
-            fixable: resolved_of(&before, &outcome.remaining),
+            fixable: outcome.resolved(),
             more_unsafe: 0,
         };
     }
     let errors = start.errors;
-    let safe = if any_fix(&before, false) {
+    let safe = if any_fix(&start.diagnostics, false) {
         fix_loop(settings, rules, file, false, Some(start))
     } else {
         FixOutcome {
             text: file.text.to_string(),
             fixed: Vec::new(),
+            found: start.diagnostics.len(),
             remaining: start.diagnostics,
-            found: before.len(),
             new: 0,
             status: FixStatus::Done,
             dropped: Vec::new(),
             errors,
         }
     };
-    let fixable = resolved_of(&before, &safe.remaining);
+    let fixable = safe.resolved();
     let fixed = FileText {
         text: &safe.text,
         ..*file
@@ -289,9 +290,7 @@ pub fn more_unsafe(settings: &Settings, rules: &[&'static dyn Rule], file: &File
     if !start.diagnostics.iter().any(|d| d.applicable_fix(true).is_some()) {
         return 0;
     }
-    let before = start.diagnostics.clone();
-    let outcome = fix_loop(settings, rules, file, true, Some(start));
-    resolved_of(&before, &outcome.remaining)
+    fix_loop(settings, rules, file, true, Some(start)).resolved()
 }
 
 fn fix_loop(
