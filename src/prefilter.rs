@@ -6,9 +6,7 @@
 //! alone, ordinary words of other code, make no parse; next to a model id or a `FastMCP` import
 //! they do. The prefilter is given the words, not the rules.
 
-use std::collections::HashMap;
-
-use aho_corasick::{AhoCorasick, Input, MatchKind};
+use aho_corasick::{AhoCorasick, AhoCorasickKind, MatchKind};
 
 /// The words of one rule: its triggers, and its anchors if it has any.
 #[derive(Debug)]
@@ -39,15 +37,10 @@ pub struct Prefilter {
     gate: Option<AhoCorasick>,
     #[cfg_attr(not(test), allow(dead_code))]
     gate_words: usize,
-    /// The second stage: every word, longest first, so that the match at a position is the
-    /// longest word starting there.
+    /// The second stage: every word, in the order of `words`, searched overlapping: every
+    /// word found at every position, in one pass.
     search: Option<AhoCorasick>,
     words: Vec<String>,
-    /// Each word's index, by its bytes.
-    index: HashMap<Vec<u8>, usize>,
-    /// For each word, the words that are prefixes of it (itself included): where it is found,
-    /// they are too.
-    prefixes: Vec<Vec<usize>>,
     /// One per rule, in the order of the rules the prefilter was built for.
     needs: Vec<Need>,
 }
@@ -84,30 +77,13 @@ impl Prefilter {
             })
             .collect();
         let gate_words = cover.len();
-        let gate = alternation(cover.into_iter())?;
-        let mut longest_first: Vec<&String> = words.iter().collect();
-        longest_first.sort_by_key(|w| std::cmp::Reverse(w.len()));
-        let search = alternation(longest_first.into_iter())?;
-        let index = words
-            .iter()
-            .enumerate()
-            .map(|(i, w)| (w.as_bytes().to_vec(), i))
-            .collect();
-        let prefixes = words
-            .iter()
-            .map(|word| {
-                (0..words.len())
-                    .filter(|&other| word.starts_with(words[other].as_str()))
-                    .collect()
-            })
-            .collect();
+        let gate = automaton(cover.into_iter(), MatchKind::LeftmostFirst)?;
+        let search = automaton(words.iter(), MatchKind::Standard)?;
         Ok(Prefilter {
             gate,
             gate_words,
             search,
             words,
-            index,
-            prefixes,
             needs,
         })
     }
@@ -120,57 +96,60 @@ impl Prefilter {
     /// For each rule, whether the bytes hold what it needs. The search stops as soon as every
     /// rule is decided.
     ///
-    /// Every position where a word starts is visited: a search from one byte past the last
-    /// match's start finds the longest word starting at the next such position, and the other
-    /// words starting there are its prefixes. Unlike an overlapping search, each step skips
-    /// ahead with the regex engine's literal prefilter, as `rg` does.
+    /// One overlapping search visits every word at every position (`gemini-` inside
+    /// `gemini-1.5-flash`, words inside and across other words), skipping ahead between
+    /// candidates with the automaton's literal prefilter, as `rg` does.
     pub fn select(&self, bytes: &[u8]) -> Vec<bool> {
+        self.select_parts(&[bytes])
+    }
+
+    /// [`Prefilter::select`] of the bytes of `parts` together, where no word spans two parts
+    /// (the parts of a notebook that are read).
+    pub fn select_parts(&self, parts: &[&[u8]]) -> Vec<bool> {
         let mut met = vec![false; self.needs.len()];
         let (Some(gate), Some(search)) = (&self.gate, &self.search) else {
             return met;
         };
-        if !gate.is_match(bytes) {
+        if !parts.iter().any(|bytes| gate.is_match(bytes)) {
             return met;
         }
         let mut seen = vec![false; self.words.len()];
-        let mut at = 0;
-        while let Some(found) = search.find(Input::new(bytes).span(at..bytes.len())) {
-            at = found.start() + 1;
-            let Some(&matched) = self.index.get(&bytes[found.range()]) else {
-                continue;
-            };
-            let mut new = false;
-            for &word in &self.prefixes[matched] {
-                new |= !std::mem::replace(&mut seen[word], true);
-            }
-            if !new {
-                continue;
-            }
-            let mut all = true;
-            for (need, met) in self.needs.iter().zip(met.iter_mut()) {
-                *met = *met || need.met(&seen);
-                all &= *met;
-            }
-            if all || at >= bytes.len() {
-                break;
+        for bytes in parts {
+            for found in search.find_overlapping_iter(bytes) {
+                let word = found.pattern().as_usize();
+                if std::mem::replace(&mut seen[word], true) {
+                    continue;
+                }
+                let mut all = true;
+                for (need, met) in self.needs.iter().zip(met.iter_mut()) {
+                    *met = *met || need.met(&seen);
+                    all &= *met;
+                }
+                if all {
+                    return met;
+                }
             }
         }
         met
     }
 }
 
-/// A search for any of `words` (literals; at a position, the first listed wins, as in a regex
-/// alternation); `None` for no words. aho-corasick's vectorised (Teddy) search, which the
-/// regex engine also runs for literals, without the regex engine's confirmation of each
-/// candidate by its lazy DFA.
-fn alternation<'a>(words: impl Iterator<Item = &'a String>) -> anyhow::Result<Option<AhoCorasick>> {
+/// A search for any of `words` (literals; pattern `i` is the `i`-th word); `None` for no words.
+/// A DFA: a few hundred words make a contiguous NFA's transitions the search's cost, and a
+/// DFA's table is small at this size. aho-corasick puts its vectorised (Teddy) or rare-byte
+/// prefilter in front of either, as the regex engine does for literals.
+fn automaton<'a>(
+    words: impl Iterator<Item = &'a String>,
+    kind: MatchKind,
+) -> anyhow::Result<Option<AhoCorasick>> {
     let words: Vec<&String> = words.collect();
     if words.is_empty() {
         return Ok(None);
     }
     Ok(Some(
         AhoCorasick::builder()
-            .match_kind(MatchKind::LeftmostFirst)
+            .match_kind(kind)
+            .kind(Some(AhoCorasickKind::DFA))
             .build(words)?,
     ))
 }
