@@ -464,8 +464,10 @@ fn fix_loop(
             None => lint(&current),
         };
     }
-    // A dropped fix's finding stays, without the fix, saying why.
-    let index = crate::source::LineIndex::new(&current);
+    // A dropped fix's finding stays, without the fix, saying why. (The index of a notebook's
+    // lines is built only for one.)
+    let index = std::cell::OnceCell::new();
+    let index = || index.get_or_init(|| crate::source::LineIndex::new(&current));
     let remaining: Vec<Diagnostic> = diagnostics
         .into_iter()
         .map(|mut d| {
@@ -487,7 +489,7 @@ fn fix_loop(
             if d.applicable_fix(unsafe_fixes).is_some() {
                 dropped.push(DroppedFix {
                     code: d.rule.code,
-                    location: location(&d, &current, &index),
+                    location: location(&d, &current, index()),
                     reason: NOT_APPLICABLE.to_string(),
                 });
                 let fix = d.fix.take();

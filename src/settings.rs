@@ -163,7 +163,13 @@ impl Settings {
     /// kept. Empty: the file is not parsed.
     pub fn select(&self, rules: &[&'static dyn Rule], path: &Path, bytes: &[u8]) -> Vec<&'static dyn Rule> {
         let name = path.file_name().and_then(|n| n.to_str());
-        let met = self.prefilter.select(bytes);
+        // A notebook's outputs are never read: words there call on no rule.
+        let met = if crate::lang::Surface::from_path(path) == crate::lang::Surface::Notebook {
+            self.prefilter
+                .select_parts(&crate::lang::notebook::read_bytes(bytes))
+        } else {
+            self.prefilter.select(bytes)
+        };
         rules
             .iter()
             .copied()

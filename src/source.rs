@@ -98,11 +98,7 @@ fn char_count(bytes: &[u8]) -> usize {
 }
 
 fn memchr_newlines(bytes: &[u8]) -> impl Iterator<Item = usize> + '_ {
-    bytes
-        .iter()
-        .enumerate()
-        .filter(|(_, b)| **b == b'\n')
-        .map(|(i, _)| i)
+    memchr::memchr_iter(b'\n', bytes)
 }
 
 /// The largest char boundary not above `offset`.

@@ -11,7 +11,7 @@ use super::{CommentStyle, OffsetMap, Surface, json};
 pub fn documents(text: &str) -> Vec<Document> {
     // Outputs and attachments (most of a notebook's bytes: printed text, base64 images) are never
     // read: the parser jumps over them.
-    let parsed = scan::parse_skipping(text, &unread_values(text));
+    let parsed = scan::parse_skipping(text, &unread_values(text.as_bytes()));
     // A notebook that is not valid JSON cannot be trusted cell by cell: read it as text.
     if parsed.errors > 0 {
         return vec![super::text::parse(CommentStyle::None, text.to_string())];
@@ -252,12 +252,25 @@ impl CellDocument {
 /// The module of a notebook's code cells, with where each document starts in it.
 type ModuleOf = (std::rc::Rc<super::Module>, Vec<Option<usize>>);
 
+/// The bytes of a notebook that its documents are read from: all but the insides of its
+/// outputs and attachments (most of its bytes: printed text, base64 images), which no rule
+/// reads, in order. The whole when a bracket is unbalanced, as the parser then reads it all.
+pub fn read_bytes(bytes: &[u8]) -> Vec<&[u8]> {
+    let mut parts = Vec::new();
+    let mut at = 0;
+    for skip in unread_values(bytes) {
+        parts.push(&bytes[at..skip.start]);
+        at = skip.end;
+    }
+    parts.push(&bytes[at..]);
+    parts
+}
+
 /// The insides of the values of `outputs` and `attachments` keys (`[...]`, `{...}`), found by a
 /// scan that knows JSON strings; none when a bracket is unbalanced (the parser then reads all and
 /// reports the error).
-fn unread_values(text: &str) -> Vec<std::ops::Range<usize>> {
+fn unread_values(bytes: &[u8]) -> Vec<std::ops::Range<usize>> {
     const KEYS: [&[u8]; 2] = [b"outputs", b"attachments"];
-    let bytes = text.as_bytes();
     let mut skip = Vec::new();
     let mut i = 0;
     while let Some(quote) = memchr::memchr(b'"', &bytes[i..]).map(|q| q + i) {
@@ -527,6 +540,10 @@ fn shell_cell_magic(content: &str) -> Option<usize> {
 /// `None` when no shell line makes a request or reads one (`curl`, `wget`, `http`, `jq`): a cell
 /// of `!pip install ...` lines needs no shell document.
 fn shell_lines(content: &str) -> Option<String> {
+    let blank = |out: &mut String, n: usize| out.extend(std::iter::repeat_n(' ', n));
+    if !content.lines().any(|line| line.trim_start().starts_with('!')) {
+        return None;
+    }
     let mut out = String::with_capacity(content.len());
     let mut any = false;
     let mut continued = false;
@@ -541,14 +558,14 @@ fn shell_lines(content: &str) -> Option<String> {
             } else {
                 trimmed.len() - trimmed.trim_start_matches('!').len()
             };
-            out.push_str(&" ".repeat(bangs));
+            blank(&mut out, bangs);
             out.push_str(&trimmed[bangs..]);
             any |= ["curl", "wget", "http", "jq"].iter().any(|w| trimmed.contains(w));
         } else {
             for c in line.chars() {
                 match c {
                     '\n' => out.push('\n'),
-                    c => out.push_str(&" ".repeat(c.len_utf8())),
+                    c => blank(&mut out, c.len_utf8()),
                 }
             }
         }
@@ -591,7 +608,7 @@ mod tests {
             r#""{\"outputs\": ["]}, {"data": {"k": [[1], {"2": 3}]}}], "source": ["m = \"gemini-1.5-flash\"\n"]}], "#,
             r#""metadata": {}}"#
         );
-        let skip = unread_values(text);
+        let skip = unread_values(text.as_bytes());
         assert_eq!(skip.len(), 2);
         assert!(text[skip[0].clone()].starts_with(r#""a.png""#));
         assert!(text[skip[1].clone()].starts_with(r#"{"text""#));
@@ -625,8 +642,24 @@ mod tests {
         assert_eq!(sources(&full), sources(&part));
         assert_eq!(part.errors, 0);
         // Unbalanced: nothing is skipped.
-        assert!(unread_values(r#"{"outputs": [1, 2"#).is_empty());
-        assert!(unread_values(r#"{"outputs": "[unterminated"#).is_empty());
+        assert!(unread_values(br#"{"outputs": [1, 2"#).is_empty());
+        assert!(unread_values(br#"{"outputs": "[unterminated"#).is_empty());
+    }
+
+    /// The prefilter reads what the documents are made of: an id printed in an output calls on
+    /// no rule; all of an unbalanced notebook is read.
+    #[test]
+    fn outputs_are_not_read_bytes() {
+        let text = br#"{"cells": [{"cell_type": "code", "outputs": [{"text": ["gemini-1.5-flash"]}], "source": ["x = 1"]}]}"#;
+        let read: Vec<u8> = read_bytes(text).concat();
+        assert!(
+            !read.windows(6).any(|w| w == b"gemini"),
+            "{}",
+            String::from_utf8_lossy(&read)
+        );
+        assert!(read.windows(5).any(|w| w == b"x = 1"));
+        let broken = br#"{"outputs": ["gemini-1.5-flash""#;
+        assert_eq!(read_bytes(broken), [&broken[..]]);
     }
 
     /// A notebook of code cells.
