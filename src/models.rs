@@ -81,6 +81,10 @@ struct ModelFile {
     newest_generation: Vec<String>,
     version_suffixes: Vec<String>,
     #[serde(default)]
+    id_prefixes: Vec<String>,
+    #[serde(default)]
+    provider_prefixes: Vec<String>,
+    #[serde(default)]
     answered_by_keys: Vec<String>,
     #[serde(default)]
     tests: TestFiles,
@@ -146,6 +150,10 @@ pub struct ModelTable {
     pub entries: Vec<ModelEntry>,
     pub newest_generation: Vec<String>,
     pub version_suffixes: Vec<String>,
+    /// What may stand right before an id although it ends with `/`: resource prefixes
+    /// (`models/`), anywhere; provider prefixes (`gemini/`), at the start of a token.
+    pub id_prefixes: Vec<String>,
+    pub provider_prefixes: Vec<String>,
     /// Keys under which a recorded response names the model that answered (`modelVersion`).
     pub answered_by_keys: Vec<String>,
     /// Test files and their assertions.
@@ -162,6 +170,8 @@ impl ModelTable {
             entries: file.model,
             newest_generation: file.newest_generation,
             version_suffixes: file.version_suffixes,
+            id_prefixes: file.id_prefixes,
+            provider_prefixes: file.provider_prefixes,
             answered_by_keys: file.answered_by_keys,
             tests: Tests::new(file.tests)?,
             specialised: file.specialised,
@@ -192,6 +202,15 @@ impl ModelTable {
             _ => false,
         };
         same_kind.then(|| with_prefix(replacement, &found.prefix))
+    }
+
+    /// What may stand right before an id: its resource and provider prefixes.
+    pub fn leads(&self) -> Vec<String> {
+        self.id_prefixes
+            .iter()
+            .chain(&self.provider_prefixes)
+            .cloned()
+            .collect()
     }
 
     /// The kind of specialised model an id names (`model-2.0-flash-live-001`: live), by a whole
@@ -240,6 +259,8 @@ pub struct ModelMatcher {
     suffix: Regex,
     /// The words of the specialised kinds, which no version suffix takes in.
     kind_words: Vec<String>,
+    id_prefixes: Vec<String>,
+    provider_prefixes: Vec<String>,
 }
 
 impl ModelMatcher {
@@ -298,6 +319,8 @@ impl ModelMatcher {
                 .iter()
                 .flat_map(|kind| kind.words.iter().cloned())
                 .collect(),
+            id_prefixes: table.id_prefixes.clone(),
+            provider_prefixes: table.provider_prefixes.clone(),
         })
     }
 
@@ -311,7 +334,7 @@ impl ModelMatcher {
         for m in self.automaton.find_iter(haystack) {
             let start = region.start + m.start();
             let end = region.start + m.end();
-            if !boundary_before(text, start) {
+            if !self.boundary_before(text, start) {
                 continue;
             }
             let (entry, prefix, variants) = &self.patterns[m.pattern().as_usize()];
@@ -325,6 +348,23 @@ impl ModelMatcher {
             });
         }
         found
+    }
+
+    /// Whether an id may start at `start`: after a boundary (SPEC 3.2), a resource prefix
+    /// (`models/`), or a provider prefix that starts its token (`"gemini/gemini-2.0-flash"`).
+    fn boundary_before(&self, text: &str, start: usize) -> bool {
+        let before = &text[..start];
+        if self.id_prefixes.iter().any(|p| before.ends_with(p.as_str())) {
+            return true;
+        }
+        if let Some(prefix) = self
+            .provider_prefixes
+            .iter()
+            .find(|p| before.ends_with(p.as_str()))
+        {
+            return boundary_before(&before[..before.len() - prefix.len()]);
+        }
+        boundary_before(before)
     }
 
     /// `text` with every model id in it replaced by its recommended one (an id with none kept).
@@ -368,13 +408,9 @@ fn is_word_char(c: char) -> bool {
     c.is_alphanumeric() || c == '_'
 }
 
-/// SPEC 3.2: the character before an id is not a letter, digit, `_`, `.` or `/` (except the
-/// `models/` resource prefix), nor a `-` that follows a letter or digit.
-fn boundary_before(text: &str, start: usize) -> bool {
-    let before = &text[..start];
-    if before.ends_with("models/") {
-        return true;
-    }
+/// SPEC 3.2: the character before an id is not a letter, digit, `_`, `.` or `/`, nor a `-` that
+/// follows a letter or digit.
+fn boundary_before(before: &str) -> bool {
     let mut chars = before.chars().rev();
     match chars.next() {
         None => true,
@@ -446,6 +482,19 @@ mod tests {
         assert_eq!(ids("${MODEL:-model-2.5-pro}")[0].0, "model-2.5-pro");
         assert_eq!(ids("Use gemini-2.0-flash.")[0].0, "gemini-2.0-flash");
         assert_eq!(ids("gemini-2.0-flash-001-x").len(), 0);
+    }
+
+    /// A router's provider prefix starts a request's id (LiteLLM `gemini/`, `vertex_ai/`,
+    /// OpenRouter `google/`); inside a path it does not.
+    #[test]
+    fn provider_prefixes_start_an_id_only_at_the_start_of_a_token() {
+        assert_eq!(ids(r#"model="gemini/gemini-1.5-flash""#)[0].0, "gemini-1.5-flash");
+        assert_eq!(ids("'google/gemini-2.0-flash-001'")[0].0, "gemini-2.0-flash-001");
+        assert_eq!(ids("vertex_ai/gemini-1.5-pro")[0].0, "gemini-1.5-pro");
+        assert_eq!(ids("\"google/gemini-pro\"")[0].0, "gemini-pro");
+        assert!(ids("assets/gemini/gemini-1.5-flash/x").is_empty());
+        assert!(ids("docs/gemini-1.5-flash").is_empty());
+        assert!(ids("mygemini/gemini-1.5-flash").is_empty());
     }
 
     #[test]
@@ -601,7 +650,7 @@ mod tests {
             "gemini-pro-vision-latest",
             "gemini-pro-badge",
             "gemini-pro.png",
-            "google/gemini-pro",
+            "images/google/gemini-pro",
             "my-gemini-pro",
             "gemini-1.0-ultra",
             "gemini-1.0-pro-tuned",

@@ -84,13 +84,15 @@ pub struct Words<'a> {
     /// The assertion calls of tests, by their last name (`assertEqual`, `toBe`): an id given
     /// to one is compared against.
     pub assertions: &'a [String],
+    /// What may be written right before an id in its string: the `models/` resource prefix,
+    /// a router's provider prefix (`gemini/`, `google/`).
+    pub leads: &'a [String],
 }
 
-/// For each of `ranges` (model ids as found, `models/` left out), whether the document holds
+/// For each of `ranges` (model ids as found, `models/` or a provider prefix left out), whether the document holds
 /// it as knowledge about models, and as what. An id is knowledge when the string holding it
 /// is (a string that says more, `"gemini-1.5-pro (plan)"`, is as much an entry of its table).
 pub fn known(doc: &Document, ranges: &[Range<usize>], words: &Words) -> Vec<Option<Known>> {
-    let prefixes = words.prefixes;
     let text = doc.text.as_str();
     let in_picker = |range: &Range<usize>| picker_option(text, range.start);
     match (&doc.surface, &doc.syntax) {
@@ -105,9 +107,7 @@ pub fn known(doc: &Document, ranges: &[Range<usize>], words: &Words) -> Vec<Opti
                 .map(|r| in_tree(tree, text, &index, r, python, words).or_else(|| in_picker(r)))
                 .collect()
         }
-        (Surface::Json, Syntax::Json(json)) => {
-            ranges.iter().map(|r| in_json(json, text, r, prefixes)).collect()
-        }
+        (Surface::Json, Syntax::Json(json)) => ranges.iter().map(|r| in_json(json, text, r, words)).collect(),
         (Surface::Text(CommentStyle::Hash), _) => {
             let lists = super::elements::text_lists(text);
             ranges
@@ -116,11 +116,11 @@ pub fn known(doc: &Document, ranges: &[Range<usize>], words: &Words) -> Vec<Opti
                     let listed = lists
                         .iter()
                         .flat_map(|g| &g.elements)
-                        .any(|e| e.range == *r || e.range == with_resource(text, r));
+                        .any(|e| e.range == *r || e.range == with_lead(text, r, words.leads));
                     if listed {
                         return Some(Known::Entry("list"));
                     }
-                    in_text_line(text, r).or_else(|| in_picker(r))
+                    in_text_line(text, r, words.leads).or_else(|| in_picker(r))
                 })
                 .collect()
         }
@@ -128,12 +128,12 @@ pub fn known(doc: &Document, ranges: &[Range<usize>], words: &Words) -> Vec<Opti
     }
 }
 
-/// `range` widened to the `models/` resource prefix written before it, if any.
-fn with_resource(text: &str, range: &Range<usize>) -> Range<usize> {
-    const RESOURCE: &str = "models/";
-    match range.start.checked_sub(RESOURCE.len()) {
-        Some(from) if text.get(from..range.start) == Some(RESOURCE) => from..range.end,
-        _ => range.clone(),
+/// `range` widened to the lead written before it (`models/`, `gemini/`), if any.
+fn with_lead(text: &str, range: &Range<usize>, leads: &[String]) -> Range<usize> {
+    let before = text.get(..range.start).unwrap_or_default();
+    match leads.iter().find(|lead| before.ends_with(lead.as_str())) {
+        Some(lead) => range.start - lead.len()..range.end,
+        None => range.clone(),
     }
 }
 
@@ -189,7 +189,7 @@ fn in_tree(
     let Some((span, string)) = TreeIndex::holding(&index.strings, range) else {
         // Not a literal of the tree: a pattern of Python's `match` (`case "a":`) or a
         // TypeScript type (`type M = "a" | "b"`), which the shared form leaves out.
-        let quote = with_resource(text, range).start.checked_sub(1)?;
+        let quote = with_lead(text, range, words.leads).start.checked_sub(1)?;
         if matches!(text.get(quote..quote + 1), Some("'" | "\"")) && after_case(text, quote) {
             return Some(Known::Compared("case".to_string()));
         }
@@ -206,14 +206,18 @@ fn in_tree(
     };
     match known {
         Known::Compared(_) | Known::Key => Some(known),
-        _ => starts_with_id(value, text.get(range.clone())?).then_some(known),
+        _ => starts_with_id(value, text.get(range.clone())?, words.leads).then_some(known),
     }
 }
 
-/// Whether a string's value begins with the id (after a `models/` prefix).
-fn starts_with_id(value: &str, id: &str) -> bool {
+/// Whether a string's value begins with the id (after a lead: `models/`, `gemini/`).
+fn starts_with_id(value: &str, id: &str, leads: &[String]) -> bool {
     let value = value.trim_start();
-    value.strip_prefix("models/").unwrap_or(value).starts_with(id)
+    let value = leads
+        .iter()
+        .find_map(|lead| value.strip_prefix(lead.as_str()))
+        .unwrap_or(value);
+    value.starts_with(id)
 }
 
 /// What holds the string literal `string`, as knowledge about models, if anything does.
@@ -381,11 +385,12 @@ fn picker_option(text: &str, at: usize) -> Option<Known> {
     (!line[open..].contains("</option")).then_some(Known::PickerOption)
 }
 
-fn in_json(json: &Json, text: &str, range: &Range<usize>, prefixes: &[String]) -> Option<Known> {
+fn in_json(json: &Json, text: &str, range: &Range<usize>, words: &Words) -> Option<Known> {
+    let prefixes = words.prefixes;
     let path = json.path(range.clone());
     let (node, step) = path.last()?;
     let id = text.get(range.clone())?;
-    if !node.is_string() || !starts_with_id(text.get(node.inner())?, id) {
+    if !node.is_string() || !starts_with_id(text.get(node.inner())?, id, words.leads) {
         return None;
     }
     match step {
@@ -415,7 +420,7 @@ fn in_json(json: &Json, text: &str, range: &Range<usize>, prefixes: &[String]) -
 
 /// An id on a line of a YAML or TOML text: a key (`gemini-1.5-pro:`), or a field of an item
 /// of a sequence (`- name: gemini-1.5-pro`).
-fn in_text_line(text: &str, range: &Range<usize>) -> Option<Known> {
+fn in_text_line(text: &str, range: &Range<usize>, leads: &[String]) -> Option<Known> {
     let start = text.get(..range.start)?.rfind('\n').map_or(0, |i| i + 1);
     let end = text
         .get(range.end..)?
@@ -424,7 +429,14 @@ fn in_text_line(text: &str, range: &Range<usize>) -> Option<Known> {
     let line = text.get(start..end)?;
     let content = line.trim_start();
     let at = range.start - (start + line.len() - content.len());
-    let strip_quotes = |s: &str| s.trim_matches(['"', '\'']).to_string();
+    let strip_quotes = |s: &str| {
+        let s = s.trim_matches(['"', '\'']);
+        leads
+            .iter()
+            .find_map(|lead| s.strip_prefix(lead.as_str()))
+            .unwrap_or(s)
+            .to_string()
+    };
     // A key: the line starts with the id (quoted or not) and a `:` (YAML) or `=` (TOML)
     // follows it.
     let id = text.get(range.clone())?;
@@ -451,9 +463,15 @@ mod tests {
         let at = text.find(piece).unwrap_or_else(|| panic!("{piece} in the text"));
         let prefixes = ["gemini".to_string(), "model".to_string()];
         let assertions = ["assertEqual".to_string(), "toBe".to_string()];
+        let leads = [
+            "models/".to_string(),
+            "gemini/".to_string(),
+            "google/".to_string(),
+        ];
         let words = Words {
             prefixes: &prefixes,
             assertions: &assertions,
+            leads: &leads,
         };
         let ranges = vec![at..at + piece.len(); 1];
         known(&docs[0], &ranges, &words).remove(0)
@@ -481,8 +499,14 @@ CONFIG = {"chat": {"model": "gemini-2.6"}}
 PROMPT = "use gemini-2.7 here"
 PRICE = PRICES["gemini-2.9"] + LIMITS.get("gemini-3.2", 0)
 self.assertEqual(m, "gemini-2.8")
+ROUTED = ["google/gemini-3.3", "gemini/gemini-3.4"]
+litellm.completion(model="gemini/gemini-3.5")
 "#;
         let of = |p| known_of(Surface::Python, text, p);
+        // An id after a provider prefix is as much an entry of its table.
+        assert_eq!(of("gemini-3.3"), Some(Known::Entry("list")));
+        assert_eq!(of("gemini-3.4"), Some(Known::Entry("list")));
+        assert_eq!(of("gemini-3.5"), None);
         assert_eq!(of("gemini-1.0"), None);
         assert_eq!(of("gemini-1.1"), Some(Known::Entry("list")));
         assert_eq!(of("gemini-1.3"), Some(Known::Entry("tuple")));
@@ -513,6 +537,7 @@ self.assertEqual(m, "gemini-2.8")
         let words = Words {
             prefixes: &prefixes,
             assertions: &[],
+            leads: &[],
         };
         let ranges = vec![at..at + 10; 1];
         assert_eq!(known(&docs[0], &ranges, &words), [Some(Known::TableField)]);

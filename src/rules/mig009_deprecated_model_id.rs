@@ -49,9 +49,11 @@ impl Rule for DeprecatedModelId {
         }
         let ranges: Vec<Range<usize>> = found.iter().map(|f| f.range.clone()).collect();
         let collisions = key_collisions(doc, cx.settings, &ranges);
+        let leads = cx.settings.models.leads();
         let words = Words {
             prefixes: &cx.settings.prefixes,
             assertions: &cx.settings.models.tests.assertions,
+            leads: &leads,
         };
         let known = known(doc, &ranges, &words);
         let compared = compared_ids(doc, cx, &found);
