@@ -9,7 +9,7 @@ use crate::clients::{compare_versions, normalize_python_name, version_numbers};
 use crate::diagnostic::{Applicability, Diagnostic, Edit, Fix, Severity};
 use crate::lang::{Document, Surface};
 use crate::registry::{FixAvailability, Rule, RuleContext, RuleMeta};
-use crate::tables::Tables;
+use crate::tables::{ClientLanguage, Tables};
 
 pub struct ClientPackage;
 
@@ -41,12 +41,7 @@ impl Rule for ClientPackage {
             Surface::Json if cx.file_name == "package.json" => return package_json(doc, cx),
             _ => {}
         }
-        let name = cx.file_name.to_ascii_lowercase();
-        let dependency_file = (name.starts_with("requirements") || name.starts_with("constraints"))
-            && (name.ends_with(".txt") || name.ends_with(".in"))
-            || name == "pyproject.toml"
-            || name == "setup.cfg"
-            || name == "setup.py";
+        let dependency_file = dependency_file_language(cx.path) == Some(ClientLanguage::Python);
         let regions: Vec<Range<usize>> = if doc.cell.is_some() {
             doc.magics
                 .iter()
@@ -155,6 +150,83 @@ impl Rule for ClientPackage {
     }
 }
 
+/// The language whose client package a dependency file declares, by the file's name:
+/// `requirements*.txt`, `constraints*.txt` (and `.in`), `pyproject.toml`, `setup.cfg`,
+/// `setup.py` for Python, `package.json` for JavaScript. A run checks these after the sources
+/// ([`crate::run::run_in_phases`]).
+pub(crate) fn dependency_file_language(path: &std::path::Path) -> Option<ClientLanguage> {
+    let file_name = path.file_name()?.to_str()?;
+    if file_name == "package.json" {
+        return Some(ClientLanguage::JavaScript);
+    }
+    let name = file_name.to_ascii_lowercase();
+    let python = (name.starts_with("requirements") || name.starts_with("constraints"))
+        && (name.ends_with(".txt") || name.ends_with(".in"))
+        || name == "pyproject.toml"
+        || name == "setup.cfg"
+        || name == "setup.py";
+    python.then_some(ClientLanguage::Python)
+}
+
+/// The words one of the legacy package's import paths holds in every import of it: the last
+/// part of a Python module (`generativeai`, as in `from google import generativeai`), a
+/// JavaScript package's name.
+pub(crate) fn legacy_import_words(settings: &Tables, language: ClientLanguage) -> Vec<String> {
+    match language {
+        ClientLanguage::Python => settings
+            .clients
+            .python
+            .legacy_modules
+            .iter()
+            .filter_map(|m| m.rsplit('.').next())
+            .map(str::to_string)
+            .collect(),
+        ClientLanguage::JavaScript => settings.clients.javascript.legacy_modules.clone(),
+    }
+}
+
+/// Whether a document imports the legacy package (a Python document the Python one, a
+/// JavaScript or TypeScript one the JavaScript one), also from a URL or with a registry's prefix
+/// (`https://esm.run/@google/generative-ai`, `npm:@google/generative-ai@0.21`).
+pub(crate) fn imports_legacy_package(doc: &Document, settings: &Tables) -> bool {
+    let imports = &doc.facts().imports;
+    match doc.surface {
+        Surface::Python => {
+            let legacy = &settings.clients.python.legacy_modules;
+            imports
+                .iter()
+                .any(|i| legacy_module(&i.module, legacy, '.').is_some())
+        }
+        Surface::JavaScript | Surface::TypeScript | Surface::Tsx => {
+            let legacy = &settings.clients.javascript.legacy_modules;
+            imports.iter().any(|i| names_package(&i.module, legacy))
+        }
+        _ => false,
+    }
+}
+
+/// Whether a JavaScript module specifier names one of the packages `names`, wherever it is
+/// loaded from: after a `/` or `:` (or at the start), before a `/`, `@`, `?` or `#` (or the end).
+fn names_package(specifier: &str, names: &[String]) -> bool {
+    names.iter().any(|name| {
+        specifier.match_indices(name.as_str()).any(|(at, _)| {
+            let before = specifier[..at].chars().next_back();
+            let after = specifier[at + name.len()..].chars().next();
+            before.is_none_or(|c| c == '/' || c == ':') && after.is_none_or(|c| "/@?#".contains(c))
+        })
+    })
+}
+
+/// The legacy package an import path is of (the package or one of its modules).
+fn legacy_module<'l>(module: &str, legacy: &'l [String], separator: char) -> Option<&'l String> {
+    legacy.iter().find(|l| {
+        module == *l
+            || module
+                .strip_prefix(l.as_str())
+                .is_some_and(|rest| rest.starts_with(separator))
+    })
+}
+
 /// `import google.generativeai as genai`, `from google import generativeai`; in JavaScript
 /// `import ... from "@google/generative-ai"`, `require(...)`, `import(...)`.
 fn legacy_imports(doc: &Document, cx: &mut RuleContext) {
@@ -174,12 +246,7 @@ fn legacy_imports(doc: &Document, cx: &mut RuleContext) {
     };
     for import in &doc.facts().imports {
         let module = &import.module;
-        let Some(package) = legacy.iter().find(|l| {
-            module == *l
-                || module
-                    .strip_prefix(l.as_str())
-                    .is_some_and(|rest| rest.starts_with(separator))
-        }) else {
+        let Some(package) = legacy_module(module, legacy, separator) else {
             continue;
         };
         // The legacy package's own sources import themselves: nothing there to migrate.
