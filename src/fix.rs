@@ -234,28 +234,31 @@ impl FixOutcome {
 /// linted it. With `unsafe_fixes`, one loop as `--fix --unsafe-fixes` runs it (`fixable` is
 /// then what it resolves); else the safe loop as `--fix` runs it, and the unsafe fixes' loop
 /// from where it ends, so that `more_unsafe` is what `--unsafe-fixes` resolves after `--fix`,
-/// as [`more_unsafe`] finds it on a fixed text.
+/// as [`more_unsafe`] finds it on a fixed text. With the counts, the text the last loop leaves
+/// (`None` when no loop ran: the text stays as it is).
 pub fn would_fix(
     settings: &Settings,
     rules: &[&'static dyn Rule],
     file: &FileText,
     start: Start,
     unsafe_fixes: bool,
-) -> WouldFix {
+) -> (WouldFix, Option<String>) {
     let any_fix =
         |ds: &[Diagnostic], unsafe_fixes: bool| ds.iter().any(|d| d.applicable_fix(unsafe_fixes).is_some());
     if !any_fix(&start.diagnostics, true) {
-        return WouldFix::default();
+        return (WouldFix::default(), None);
     }
     if unsafe_fixes {
         let outcome = fix_loop(settings, rules, file, true, Some(start));
-        return WouldFix {
+        let would = WouldFix {
             fixable: outcome.resolved(),
             more_unsafe: 0,
         };
+        return (would, Some(outcome.text));
     }
     let errors = start.errors;
-    let safe = if any_fix(&start.diagnostics, false) {
+    let safe_ran = any_fix(&start.diagnostics, false);
+    let safe = if safe_ran {
         fix_loop(settings, rules, file, false, Some(start))
     } else {
         FixOutcome {
@@ -278,19 +281,26 @@ pub fn would_fix(
         diagnostics: safe.remaining,
         errors,
     };
-    WouldFix {
-        fixable,
-        more_unsafe: more_unsafe(settings, rules, &fixed, start),
-    }
+    let (more_unsafe, unsafe_text) = more_unsafe(settings, rules, &fixed, start);
+    let would = WouldFix { fixable, more_unsafe };
+    let text = unsafe_text.or_else(|| safe_ran.then_some(safe.text));
+    (would, text)
 }
 
 /// What the unsafe fixes would resolve of a text's findings (`start`): on a text `--fix` left,
-/// the "more with --unsafe-fixes" of its summary.
-pub fn more_unsafe(settings: &Settings, rules: &[&'static dyn Rule], file: &FileText, start: Start) -> usize {
+/// the "more with --unsafe-fixes" of its summary; with it, the text they leave (`None` when
+/// none applies: the text stays as it is).
+pub fn more_unsafe(
+    settings: &Settings,
+    rules: &[&'static dyn Rule],
+    file: &FileText,
+    start: Start,
+) -> (usize, Option<String>) {
     if !start.diagnostics.iter().any(|d| d.applicable_fix(true).is_some()) {
-        return 0;
+        return (0, None);
     }
-    fix_loop(settings, rules, file, true, Some(start)).resolved()
+    let outcome = fix_loop(settings, rules, file, true, Some(start));
+    (outcome.resolved(), Some(outcome.text))
 }
 
 fn fix_loop(

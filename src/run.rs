@@ -87,6 +87,11 @@ pub struct FileReport {
     /// in the pass that checked the file (a fix of a migration unit resolves findings that
     /// carry no fix of their own; a fix can make another possible in a later pass).
     pub would_fix: Option<crate::fix::WouldFix>,
+    /// Whether the file (Python, a notebook, JavaScript or TypeScript) imports a legacy client
+    /// package once the run's fixes are made, or may (it could not be read): its project still
+    /// depends on the package ([`crate::tables::LegacyImports`]). Not something to report: a
+    /// report holding only this is empty.
+    pub imports_legacy: bool,
     pub notices: Vec<Notice>,
 }
 
@@ -254,6 +259,17 @@ pub fn run(
     options: RunOptions,
     progress: &indicatif::ProgressBar,
 ) -> Vec<FileReport> {
+    check_files(files, settings, options, progress, &|_| {})
+}
+
+/// [`run`], showing each file's report to `seen` before the empty ones are dropped.
+fn check_files(
+    files: &[PathBuf],
+    settings: &Settings,
+    options: RunOptions,
+    progress: &indicatif::ProgressBar,
+    seen: &(dyn Fn(&FileReport) + Sync),
+) -> Vec<FileReport> {
     files
         .par_iter()
         // Split down to a few files per task: the files that take long are bunched together
@@ -263,6 +279,7 @@ pub fn run(
         .with_max_len(4)
         .filter_map(|path| {
             let report = check_path(path, settings, options);
+            seen(&report);
             progress.inc(1);
             // Most files of a tree have nothing: a report each would be kept until the end.
             (!report.is_empty()).then_some(report)
@@ -270,12 +287,83 @@ pub fn run(
         .collect()
 }
 
+/// [`run`] over the files of a walk, the dependency files after the sources: whether a
+/// dependency file's project still imports a legacy client package, once the fixes of its
+/// sources are made, is known only then ([`crate::tables::Tables::legacy_imports`]). `walked`
+/// are the folders the walk went through whole (the folders of the command line); `shown`
+/// writes a path as the user sees it.
+pub fn run_in_phases(
+    files: &[PathBuf],
+    walked: &[PathBuf],
+    settings: &mut Settings,
+    options: RunOptions,
+    progress: &indicatif::ProgressBar,
+    shown: &dyn Fn(&Path) -> String,
+) -> Vec<FileReport> {
+    let (dependencies, sources): (Vec<PathBuf>, Vec<PathBuf>) = files
+        .iter()
+        .cloned()
+        .partition(|path| crate::rules::dependency_file_language(path).is_some());
+    let importers = std::sync::Mutex::new(Vec::new());
+    let mut reports = check_files(&sources, settings, options, progress, &|report| {
+        note_importer(report, &importers)
+    });
+    settings.tables.legacy_imports = legacy_imports(walked, take(&importers), shown);
+    if !dependencies.is_empty() {
+        reports.extend(run(&dependencies, settings, options, progress));
+        reports.sort_by_cached_key(|r| crate::walk::order_key(&r.path));
+    }
+    reports
+}
+
+/// Keeps the path of a source that still imports a legacy client package
+/// ([`FileReport::imports_legacy`]).
+fn note_importer(report: &FileReport, importers: &std::sync::Mutex<Vec<PathBuf>>) {
+    if report.imports_legacy {
+        importers
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push(report.path.clone());
+    }
+}
+
+fn take(importers: &std::sync::Mutex<Vec<PathBuf>>) -> Vec<PathBuf> {
+    std::mem::take(&mut *importers.lock().unwrap_or_else(|e| e.into_inner()))
+}
+
+/// What the run knows of the sources that still import a legacy client package
+/// ([`crate::tables::LegacyImports`]).
+fn legacy_imports(
+    walked: &[PathBuf],
+    mut paths: Vec<PathBuf>,
+    shown: &dyn Fn(&Path) -> String,
+) -> crate::tables::LegacyImports {
+    paths.sort_by_cached_key(|path| crate::walk::order_key(path));
+    let importers = paths
+        .into_iter()
+        .filter_map(|path| {
+            let (language, _) = importing_language(&path)?;
+            Some(crate::tables::LegacyImporter {
+                shown: shown(&path),
+                path,
+                language,
+            })
+        })
+        .collect();
+    crate::tables::LegacyImports {
+        walked: walked.to_vec(),
+        importers,
+    }
+}
+
 /// Walks one folder and checks each file as the walk finds it (see [`walk::stream`]); the
 /// reports of the files with something to say come back in the order of their paths, as from
 /// [`run`] over the sorted files.
 ///
-/// The test files' compared model ids ([`compared_in_tests`]) are only known once every file
-/// is checked: the reports a safe fix of such an id is in are checked again with them.
+/// The dependency files wait until the walk ends: whether their project still imports a legacy
+/// client package is known once its sources are checked ([`run_in_phases`]). The test files'
+/// compared model ids ([`compared_in_tests`]) are only known once every file is checked: the
+/// reports a safe fix of such an id is in are checked again with them.
 pub fn run_walking(
     root: &Path,
     settings: &mut Settings,
@@ -286,23 +374,45 @@ pub fn run_walking(
 ) -> (crate::walk::Walked, Vec<FileReport>) {
     let reports = std::sync::Mutex::new(Vec::new());
     let compared = std::sync::Mutex::new(Vec::new());
+    let importers = std::sync::Mutex::new(Vec::new());
+    let dependencies = std::sync::Mutex::new(Vec::new());
+    let visit = |path: &Path, settings: &Settings| {
+        let report = check_path(path, settings, options);
+        note_importer(&report, &importers);
+        let ids = test_file_ids(path, settings);
+        progress.inc(1);
+        if !ids.is_empty() {
+            compared
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .push((path.to_path_buf(), ids));
+        }
+        if !report.is_empty() {
+            reports.lock().unwrap_or_else(|e| e.into_inner()).push(report);
+        }
+    };
     let walked = {
         let settings = &*settings;
         crate::walk::stream(root, settings, threads, &|path| {
-            let report = check_path(path, settings, options);
-            let ids = test_file_ids(path, settings);
-            progress.inc(1);
-            if !ids.is_empty() {
-                compared
+            if crate::rules::dependency_file_language(path).is_some() {
+                dependencies
                     .lock()
                     .unwrap_or_else(|e| e.into_inner())
-                    .push((path.to_path_buf(), ids));
-            }
-            if !report.is_empty() {
-                reports.lock().unwrap_or_else(|e| e.into_inner()).push(report);
+                    .push(path.to_path_buf());
+            } else {
+                visit(path, settings);
             }
         })
     };
+    settings.tables.legacy_imports = legacy_imports(&[root.to_path_buf()], take(&importers), shown);
+    let dependencies = dependencies.into_inner().unwrap_or_else(|e| e.into_inner());
+    {
+        let settings = &*settings;
+        dependencies
+            .par_iter()
+            .with_max_len(4)
+            .for_each(|path| visit(path, settings));
+    }
     let mut reports = reports.into_inner().unwrap_or_else(|e| e.into_inner());
     reports.sort_by_cached_key(|r| crate::walk::order_key(&r.path));
     let mut compared = compared.into_inner().unwrap_or_else(|e| e.into_inner());
@@ -417,8 +527,9 @@ fn has_safe_fix_of(report: &FileReport, compared: &crate::tables::ComparedInTest
 
 /// Reads and checks one file (fixes, with `options`, are written back under `Apply`).
 pub fn check_path(path: &Path, settings: &Settings, options: RunOptions) -> FileReport {
-    let cannot_read = |e: std::io::Error| {
-        FileReport::notice(path, Notice::Unread(format!("cannot read: {}", describe_io(&e))))
+    let cannot_read = |e: std::io::Error| FileReport {
+        imports_legacy: may_import(path),
+        ..FileReport::notice(path, Notice::Unread(format!("cannot read: {}", describe_io(&e))))
     };
     let mut file = match std::fs::File::open(path) {
         Ok(f) => f,
@@ -429,13 +540,16 @@ pub fn check_path(path: &Path, settings: &Settings, options: RunOptions) -> File
         Err(e) => return cannot_read(e),
     };
     if len > settings.max_file_size {
-        return FileReport::notice(
-            path,
-            Notice::Skipped(format!(
-                "skipped: {len} bytes is over the --max-file-size of {} bytes",
-                settings.max_file_size
-            )),
-        );
+        return FileReport {
+            imports_legacy: may_import(path),
+            ..FileReport::notice(
+                path,
+                Notice::Skipped(format!(
+                    "skipped: {len} bytes is over the --max-file-size of {} bytes",
+                    settings.max_file_size
+                )),
+            )
+        };
     }
     let mut bytes = Vec::with_capacity(usize::try_from(len).unwrap_or(0).saturating_add(1));
     if let Err(e) = std::io::Read::read_to_end(&mut file, &mut bytes) {
@@ -463,12 +577,15 @@ pub fn check_bytes(
                 text
             }
             _ => {
-                return FileReport::notice(
-                    path,
-                    Notice::Skipped(
-                        "skipped: starts with a UTF-16 byte-order mark but is not valid UTF-16".into(),
-                    ),
-                );
+                return FileReport {
+                    imports_legacy: may_import(path),
+                    ..FileReport::notice(
+                        path,
+                        Notice::Skipped(
+                            "skipped: starts with a UTF-16 byte-order mark but is not valid UTF-16".into(),
+                        ),
+                    )
+                };
             }
         }
     } else {
@@ -478,8 +595,13 @@ pub fn check_bytes(
     // matched against `per-file-ignores`.
     let selected = settings.select(&settings.rules, path, &bytes);
     if selected.is_empty() {
+        // No rule's word, but perhaps a legacy import no rule reads for itself
+        // (`from google import generativeai`).
+        let imports_legacy = names_legacy(path, &bytes, &settings.tables)
+            && std::str::from_utf8(&bytes).map_or(true, |text| imports_legacy(path, text, &settings.tables));
         return FileReport {
             path: path.to_path_buf(),
+            imports_legacy,
             ..FileReport::default()
         };
     }
@@ -494,10 +616,17 @@ pub fn check_bytes(
         FixMode::Apply | FixMode::Diff => enabled,
     };
     if utf16.is_none() && memchr_nul(&bytes) {
-        return FileReport::notice(path, Notice::Binary);
+        // A `.ts` video stream, say; a source that names the legacy package may import it.
+        return FileReport {
+            imports_legacy: names_legacy(path, &bytes, &settings.tables),
+            ..FileReport::notice(path, Notice::Binary)
+        };
     }
     let Some(source) = utf16.or_else(|| SourceText::decode(bytes)) else {
-        return FileReport::notice(path, Notice::Skipped("skipped: not valid UTF-8".into()));
+        return FileReport {
+            imports_legacy: may_import(path),
+            ..FileReport::notice(path, Notice::Skipped("skipped: not valid UTF-8".into()))
+        };
     };
     let outcome = catch_unwind(AssertUnwindSafe(|| {
         let mut report = check_source(path, source, &rules, settings, options, write);
@@ -519,17 +648,67 @@ pub fn check_bytes(
             .map(|s| s.to_string())
             .or_else(|| panic.downcast_ref::<String>().cloned())
             .unwrap_or_default();
-        FileReport::notice(
-            path,
-            Notice::Error(format!(
-                "internal error while checking this file ({what}); please report it at the interlint issue tracker"
-            )),
-        )
+        FileReport {
+            imports_legacy: may_import(path),
+            ..FileReport::notice(
+                path,
+                Notice::Error(format!(
+                    "internal error while checking this file ({what}); please report it at the interlint issue tracker"
+                )),
+            )
+        }
     })
 }
 
 fn memchr_nul(bytes: &[u8]) -> bool {
     bytes.contains(&0)
+}
+
+/// Whether a file that was not read may import a legacy client package: a source too large
+/// to read, or one that could not be read.
+fn may_import(path: &Path) -> bool {
+    crate::tables::ClientLanguage::of_source(Surface::from_path(path)).is_some()
+}
+
+/// The language of the client package a file can import, and whether its imports are read
+/// from its syntax tree. The scripts of web pages and components (`.html`, `.vue`, `.svelte`,
+/// `.astro`) are not parsed: naming the package there counts as importing it.
+fn importing_language(path: &Path) -> Option<(crate::tables::ClientLanguage, bool)> {
+    if let Some(language) = crate::tables::ClientLanguage::of_source(Surface::from_path(path)) {
+        return Some((language, true));
+    }
+    let extension = path.extension()?.to_str()?.to_ascii_lowercase();
+    matches!(extension.as_str(), "html" | "htm" | "vue" | "svelte" | "astro")
+        .then_some((crate::tables::ClientLanguage::JavaScript, false))
+}
+
+/// Whether a source's bytes name a legacy client package's import path at all.
+fn names_legacy(path: &Path, bytes: &[u8], tables: &crate::tables::Tables) -> bool {
+    importing_language(path).is_some_and(|(language, _)| {
+        crate::rules::legacy_import_words(tables, language)
+            .iter()
+            .any(|word| memchr::memmem::find(bytes, word.as_bytes()).is_some())
+    })
+}
+
+/// [`FileReport::imports_legacy`] of a source's text as the fixes leave it.
+fn imports_legacy(path: &Path, text: &str, tables: &crate::tables::Tables) -> bool {
+    if !names_legacy(path, text.as_bytes(), tables) {
+        return false;
+    }
+    // Minified code is checked as text, not parsed; a web page's scripts are not parsed either.
+    if longest_line_over(text, MINIFIED_LINE).is_some()
+        || importing_language(path).is_some_and(|(_, parsed)| !parsed)
+    {
+        return true;
+    }
+    let surface = Surface::from_path(path);
+    catch_unwind(AssertUnwindSafe(|| {
+        crate::lang::documents(surface, text)
+            .iter()
+            .any(|doc| crate::rules::imports_legacy_package(doc, tables))
+    }))
+    .unwrap_or(true)
 }
 
 /// The suppression directives of a text written wrong ([`crate::suppress::problems`]), at
@@ -683,25 +862,28 @@ fn check_source(
     if options.mode == FixMode::Check && options.count_fixes {
         let (diagnostics, errors) =
             crate::engine::lint_text_and_errors(settings, rules, path, surface, &source.text);
+        let mut left = None;
         if diagnostics.iter().any(|d| d.applicable_fix(true).is_some()) {
             let start = fix::Start {
                 diagnostics: diagnostics.clone(),
                 errors: errors.saturating_add(fix::toml_errors(path, &source.text)),
             };
             let enabled = settings.rules_for(path);
-            report.would_fix = Some(fix::would_fix(
-                settings,
-                &enabled,
-                &file,
-                start,
-                options.unsafe_fixes,
-            ));
+            let (would, text) = fix::would_fix(settings, &enabled, &file, start, options.unsafe_fixes);
+            report.would_fix = Some(would);
+            left = text;
         }
+        // What the fixes counted leave: the legacy dependency's own fix is unsafe, and counted
+        // with the unsafe fixes that remove the last legacy import.
+        report.imports_legacy =
+            imports_legacy(path, left.as_deref().unwrap_or(&source.text), &settings.tables);
         report.diagnostics = diagnostics;
         report.text = Some(source);
         return report;
     }
     if options.mode == FixMode::Check {
+        // Without counting, no fix loop runs: the sources as they are.
+        report.imports_legacy = imports_legacy(path, &source.text, &settings.tables);
         report.diagnostics = crate::engine::lint_text(settings, rules, path, surface, &source.text);
         report.text = Some(source);
         return report;
@@ -729,6 +911,7 @@ fn check_source(
             dropped.code, dropped.location, dropped.reason
         )));
     }
+    let mut left = None;
     if options.count_fixes && !options.unsafe_fixes && outcome.status == FixStatus::Done {
         let fixed = fix::FileText {
             text: &outcome.text,
@@ -738,11 +921,15 @@ fn check_source(
             diagnostics: outcome.remaining.clone(),
             errors: outcome.errors,
         };
+        let (more_unsafe, text) = fix::more_unsafe(settings, rules, &fixed, start);
         report.would_fix = Some(fix::WouldFix {
             fixable: 0,
-            more_unsafe: fix::more_unsafe(settings, rules, &fixed, start),
+            more_unsafe,
         });
+        left = text;
     }
+    // What the fixes leave (those counted for "more with --unsafe-fixes" too).
+    report.imports_legacy = imports_legacy(path, left.as_deref().unwrap_or(&outcome.text), &settings.tables);
     report.fixed = outcome.fixed;
     report.found = Some(outcome.found);
     report.new = outcome.new;
@@ -755,6 +942,7 @@ fn check_source(
         {
             report.notices.push(Notice::Error(format!("{e:#}")));
             // Nothing was written: the findings are those of the file as it is.
+            report.imports_legacy = imports_legacy(path, &source.text, &settings.tables);
             report.fixed = Vec::new();
             report.diagnostics = crate::engine::lint_text(settings, rules, path, surface, &source.text);
             report.found = Some(report.diagnostics.len());

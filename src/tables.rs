@@ -30,6 +30,81 @@ impl ComparedInTests {
     }
 }
 
+/// The language of a client package: which sources import it, which files declare it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ClientLanguage {
+    /// Python and notebooks; `requirements*.txt`, `pyproject.toml`, `setup.cfg`, `setup.py`.
+    Python,
+    /// JavaScript and TypeScript; `package.json`.
+    JavaScript,
+}
+
+impl ClientLanguage {
+    /// The language of the sources of a surface that can import a client package.
+    pub fn of_source(surface: crate::lang::Surface) -> Option<Self> {
+        use crate::lang::Surface;
+        match surface {
+            Surface::Python | Surface::Notebook => Some(ClientLanguage::Python),
+            Surface::JavaScript | Surface::TypeScript | Surface::Tsx => Some(ClientLanguage::JavaScript),
+            _ => None,
+        }
+    }
+}
+
+/// See [`Tables::legacy_imports`].
+#[derive(Debug, Default)]
+pub struct LegacyImports {
+    /// The folders the run walked whole (the folders of its command line): a dependency file
+    /// under one of them has every source of its project in the run. Empty when the run is of
+    /// files named one by one, standard input or an editor's document.
+    pub walked: Vec<std::path::PathBuf>,
+    /// The sources of the run that still import a legacy client package once the run's fixes
+    /// are made (or that could not be read), in the order of their paths.
+    pub importers: Vec<LegacyImporter>,
+}
+
+/// A source that imports a legacy client package ([`LegacyImports`]).
+#[derive(Debug)]
+pub struct LegacyImporter {
+    pub path: std::path::PathBuf,
+    pub language: ClientLanguage,
+    /// The path as shown to the user.
+    pub shown: String,
+}
+
+/// Whether the sources of a dependency file's project still import the legacy package it
+/// declares ([`LegacyImports::of`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StillImported<'a> {
+    /// The run did not read the whole project.
+    Unknown,
+    /// This source of the project does (as shown to the user).
+    By(&'a str),
+    /// None does.
+    No,
+}
+
+impl LegacyImports {
+    /// Whether the sources of `language` under the folder of `dependency_file` (its project)
+    /// still import the legacy package, once the run's fixes are made.
+    pub fn of(&self, dependency_file: &std::path::Path, language: ClientLanguage) -> StillImported<'_> {
+        let Some(project) = dependency_file.parent() else {
+            return StillImported::Unknown;
+        };
+        if !self.walked.iter().any(|root| project.starts_with(root)) {
+            return StillImported::Unknown;
+        }
+        match self
+            .importers
+            .iter()
+            .find(|i| i.language == language && i.path.starts_with(project))
+        {
+            Some(importer) => StillImported::By(&importer.shown),
+            None => StillImported::No,
+        }
+    }
+}
+
 pub const DEFAULT_PREFIXES: &[&str] = &["model", "gemini"];
 
 pub struct Tables {
@@ -46,6 +121,12 @@ pub struct Tables {
     /// safe MIG009 fix of the id elsewhere in the project would break the test. Filled by the
     /// run before the files are checked ([`crate::run::compared_in_tests`]).
     pub compared_in_tests: ComparedInTests,
+    /// Which sources still import a legacy client package once the run's fixes are made: a
+    /// dependency file whose project no longer does can drop the package (MIG011). Filled by a
+    /// run over folders after their sources are checked and before their dependency files are
+    /// ([`crate::run::run_walking`], [`crate::run::run_in_phases`]); otherwise empty, and
+    /// nothing is known.
+    pub legacy_imports: LegacyImports,
 }
 
 impl Tables {
@@ -76,6 +157,7 @@ impl Tables {
             requirement_pattern: std::sync::OnceLock::new(),
             matcher,
             compared_in_tests: ComparedInTests::default(),
+            legacy_imports: LegacyImports::default(),
         })
     }
 

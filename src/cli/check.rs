@@ -251,10 +251,19 @@ pub(super) fn check_paths(args: &CheckArgs, settings: &mut Settings, cwd: &Path)
         return Ok(if had_error { EXIT_ERROR } else { EXIT_CLEAN });
     }
     let progress = progress_bar(walked.files.len(), args);
-    settings.tables.compared_in_tests =
-        run::compared_in_tests(&walked.files, settings, &|path| display_path(path, cwd));
+    let shown = |path: &Path| display_path(path, cwd);
+    settings.tables.compared_in_tests = run::compared_in_tests(&walked.files, settings, &shown);
+    // The folders walked whole: a dependency file under one has all its project's sources here.
+    let folders: Vec<PathBuf> = paths.iter().filter(|p| p.is_dir()).cloned().collect();
+    let mut reports = run::run_in_phases(
+        &walked.files,
+        &folders,
+        settings,
+        run_options(args),
+        &progress,
+        &shown,
+    );
     let settings = &*settings;
-    let mut reports = run::run(&walked.files, settings, run_options(args), &progress);
     progress.finish_and_clear();
     let file_messages = file_messages(&mut reports, cwd, &walked.named);
     had_error |= print_messages(&file_messages, args);

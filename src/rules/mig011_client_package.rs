@@ -1,6 +1,8 @@
 //! MIG011 client-package: dependencies on the legacy client package or on the current one below
 //! the version that has interactions, and imports of the legacy package.
 
+mod entries;
+
 use std::ops::Range;
 
 use regex::Regex;
@@ -9,7 +11,8 @@ use crate::clients::{compare_versions, normalize_python_name, version_numbers};
 use crate::diagnostic::{Applicability, Diagnostic, Edit, Fix, Severity};
 use crate::lang::{Document, Surface};
 use crate::registry::{FixAvailability, Rule, RuleContext, RuleMeta};
-use crate::tables::Tables;
+use crate::tables::{ClientLanguage, StillImported, Tables};
+use entries::{Current, Form};
 
 pub struct ClientPackage;
 
@@ -41,12 +44,7 @@ impl Rule for ClientPackage {
             Surface::Json if cx.file_name == "package.json" => return package_json(doc, cx),
             _ => {}
         }
-        let name = cx.file_name.to_ascii_lowercase();
-        let dependency_file = (name.starts_with("requirements") || name.starts_with("constraints"))
-            && (name.ends_with(".txt") || name.ends_with(".in"))
-            || name == "pyproject.toml"
-            || name == "setup.cfg"
-            || name == "setup.py";
+        let dependency_file = dependency_file_language(cx.path) == Some(ClientLanguage::Python);
         let regions: Vec<Range<usize>> = if doc.cell.is_some() {
             doc.magics
                 .iter()
@@ -69,6 +67,9 @@ impl Rule for ClientPackage {
             return;
         };
         let minimum = version_numbers(&settings.clients.minimum_version);
+        // Whether the legacy package may go, asked once: the files of its project, or the
+        // notebook's own cells.
+        let mut still_imported = None;
         for region in regions {
             let Some(text) = doc.text.get(region.clone()) else {
                 continue;
@@ -98,23 +99,10 @@ impl Rule for ClientPackage {
                     if name_of_project_is_package(cx.path, &settings.clients.python.legacy_modules) {
                         continue;
                     }
-                    let current = settings
-                        .clients
-                        .python
-                        .current
-                        .first()
-                        .cloned()
-                        .unwrap_or_default();
-                    let message = format!(
-                        "`{}` is the legacy client package; interactions need `{current}`",
-                        name.as_str()
-                    );
-                    cx.report(
-                        Diagnostic::new(&META, Severity::Error, message, at(name)).with_suggestion(format!(
-                            "Depend on `{current}>={}` instead and change the imports to the current package",
-                            settings.clients.minimum_version
-                        )),
-                    );
+                    let still = *still_imported.get_or_insert_with(|| python_still_imported(doc, cx));
+                    let diagnostic =
+                        legacy_requirement(doc, cx, name.as_str(), at(name), region.clone(), still);
+                    cx.report(diagnostic);
                     continue;
                 }
                 let Some(spec) = caps.name("spec").or(caps.name("poetry")) else {
@@ -155,6 +143,189 @@ impl Rule for ClientPackage {
     }
 }
 
+/// The finding of a Python dependency on the legacy package, named at `range` in `region`;
+/// with an unsafe fix that drops it once nothing imports the package any more (`still`).
+fn legacy_requirement(
+    doc: &Document,
+    cx: &RuleContext,
+    name: &str,
+    range: Range<usize>,
+    region: Range<usize>,
+    still: StillImported,
+) -> Diagnostic {
+    let settings = cx.settings;
+    let current = settings
+        .clients
+        .python
+        .current
+        .first()
+        .cloned()
+        .unwrap_or_default();
+    let requirement = format!("{current}>={}", settings.clients.minimum_version);
+    let message = format!("`{name}` is the legacy client package; interactions need `{current}`");
+    let pip = doc.cell.is_some();
+    let diagnostic = Diagnostic::new(&META, Severity::Error, message, range.clone())
+        .with_suggestion(legacy_suggestion(&format!("`{requirement}`"), still, pip));
+    if still != StillImported::No {
+        return diagnostic;
+    }
+    let packages = Current {
+        names: &settings.clients.python.current,
+        requirement: &requirement,
+        name: &current,
+    };
+    let form = if pip {
+        // The notebook's cells up to this line's end, in the module they make.
+        let (text, end) = match &doc.module {
+            Some((module, base)) => (module.doc.text.as_str(), base + region.end),
+            None => (doc.text.as_str(), region.end),
+        };
+        Form::PipLine {
+            installed_before: entries::installs_current(text.get(..end).unwrap_or_default(), &packages),
+        }
+    } else {
+        match cx.file_name.to_ascii_lowercase().as_str() {
+            "pyproject.toml" => Form::Pyproject,
+            "setup.cfg" => Form::SetupCfg,
+            "setup.py" => Form::SetupPy,
+            _ => Form::Requirements,
+        }
+    };
+    match entries::legacy_entry(form, &doc.text, range, region, &packages) {
+        Some(edit) => diagnostic.with_fix(Fix::new(
+            Applicability::Unsafe,
+            legacy_fix_message(name, &current, edit.removed, pip, &requirement),
+            edit.edits,
+        )),
+        None => diagnostic,
+    }
+}
+
+/// The language whose client package a dependency file declares, by the file's name:
+/// `requirements*.txt`, `constraints*.txt` (and `.in`), `pyproject.toml`, `setup.cfg`,
+/// `setup.py` for Python, `package.json` for JavaScript. A run checks these after the sources
+/// ([`crate::run::run_in_phases`]).
+pub(crate) fn dependency_file_language(path: &std::path::Path) -> Option<ClientLanguage> {
+    let file_name = path.file_name()?.to_str()?;
+    if file_name == "package.json" {
+        return Some(ClientLanguage::JavaScript);
+    }
+    let name = file_name.to_ascii_lowercase();
+    let python = (name.starts_with("requirements") || name.starts_with("constraints"))
+        && (name.ends_with(".txt") || name.ends_with(".in"))
+        || name == "pyproject.toml"
+        || name == "setup.cfg"
+        || name == "setup.py";
+    python.then_some(ClientLanguage::Python)
+}
+
+/// Whether the project of a Python dependency file (or the notebook of a `%pip install` line)
+/// still imports the legacy package.
+fn python_still_imported<'t>(doc: &Document, cx: &RuleContext<'t>) -> StillImported<'t> {
+    if doc.cell.is_some() {
+        // A notebook's pip line installs for the notebook's own cells, read as one module.
+        let module = doc.module.as_ref().map_or(doc, |(module, _)| &module.doc);
+        return if imports_legacy_package(module, cx.settings) {
+            StillImported::By("the notebook")
+        } else {
+            StillImported::No
+        };
+    }
+    // `setup.py` is checked with the dependency files: its own imports are read here.
+    if doc.surface == Surface::Python && imports_legacy_package(doc, cx.settings) {
+        return StillImported::By(cx.file_name);
+    }
+    cx.settings.legacy_imports.of(cx.path, ClientLanguage::Python)
+}
+
+/// The suggestion of a legacy dependency: what to depend on instead, and what still imports the
+/// package (the notebook itself, for a `%pip install` line).
+fn legacy_suggestion(instead: &str, still: StillImported, notebook: bool) -> String {
+    let mut suggestion = format!("Depend on {instead} instead and change the imports to the current package");
+    match still {
+        StillImported::By(_) if notebook => {
+            suggestion.push_str(" (the notebook still imports the legacy package)")
+        }
+        StillImported::By(importer) => {
+            suggestion.push_str(&format!(" (`{importer}` still imports the legacy package)"))
+        }
+        StillImported::Unknown | StillImported::No => {}
+    }
+    suggestion
+}
+
+fn legacy_fix_message(legacy: &str, current: &str, removed: bool, pip: bool, requirement: &str) -> String {
+    let why = if pip {
+        "the notebook no longer imports it"
+    } else {
+        "no file of the project imports it any more"
+    };
+    match (removed, pip) {
+        (true, _) => format!("Remove `{legacy}`, declared beside `{current}`: {why}"),
+        (false, true) => format!("Install `{current}` instead: {why}"),
+        (false, false) => format!("Replace with `{requirement}`: {why}"),
+    }
+}
+
+/// The words one of the legacy package's import paths holds in every import of it: the last
+/// part of a Python module (`generativeai`, as in `from google import generativeai`), a
+/// JavaScript package's name.
+pub(crate) fn legacy_import_words(settings: &Tables, language: ClientLanguage) -> Vec<String> {
+    match language {
+        ClientLanguage::Python => settings
+            .clients
+            .python
+            .legacy_modules
+            .iter()
+            .filter_map(|m| m.rsplit('.').next())
+            .map(str::to_string)
+            .collect(),
+        ClientLanguage::JavaScript => settings.clients.javascript.legacy_modules.clone(),
+    }
+}
+
+/// Whether a document imports the legacy package (a Python document the Python one, a
+/// JavaScript or TypeScript one the JavaScript one), also from a URL or with a registry's prefix
+/// (`https://esm.run/@google/generative-ai`, `npm:@google/generative-ai@0.21`).
+pub(crate) fn imports_legacy_package(doc: &Document, settings: &Tables) -> bool {
+    let imports = &doc.facts().imports;
+    match doc.surface {
+        Surface::Python => {
+            let legacy = &settings.clients.python.legacy_modules;
+            imports
+                .iter()
+                .any(|i| legacy_module(&i.module, legacy, '.').is_some())
+        }
+        Surface::JavaScript | Surface::TypeScript | Surface::Tsx => {
+            let legacy = &settings.clients.javascript.legacy_modules;
+            imports.iter().any(|i| names_package(&i.module, legacy))
+        }
+        _ => false,
+    }
+}
+
+/// Whether a JavaScript module specifier names one of the packages `names`, wherever it is
+/// loaded from: after a `/` or `:` (or at the start), before a `/`, `@`, `?` or `#` (or the end).
+fn names_package(specifier: &str, names: &[String]) -> bool {
+    names.iter().any(|name| {
+        specifier.match_indices(name.as_str()).any(|(at, _)| {
+            let before = specifier[..at].chars().next_back();
+            let after = specifier[at + name.len()..].chars().next();
+            before.is_none_or(|c| c == '/' || c == ':') && after.is_none_or(|c| "/@?#".contains(c))
+        })
+    })
+}
+
+/// The legacy package an import path is of (the package or one of its modules).
+fn legacy_module<'l>(module: &str, legacy: &'l [String], separator: char) -> Option<&'l String> {
+    legacy.iter().find(|l| {
+        module == *l
+            || module
+                .strip_prefix(l.as_str())
+                .is_some_and(|rest| rest.starts_with(separator))
+    })
+}
+
 /// `import google.generativeai as genai`, `from google import generativeai`; in JavaScript
 /// `import ... from "@google/generative-ai"`, `require(...)`, `import(...)`.
 fn legacy_imports(doc: &Document, cx: &mut RuleContext) {
@@ -174,12 +345,7 @@ fn legacy_imports(doc: &Document, cx: &mut RuleContext) {
     };
     for import in &doc.facts().imports {
         let module = &import.module;
-        let Some(package) = legacy.iter().find(|l| {
-            module == *l
-                || module
-                    .strip_prefix(l.as_str())
-                    .is_some_and(|rest| rest.starts_with(separator))
-        }) else {
+        let Some(package) = legacy_module(module, legacy, separator) else {
             continue;
         };
         // The legacy package's own sources import themselves: nothing there to migrate.
@@ -240,18 +406,11 @@ fn package_json(doc: &Document, cx: &mut RuleContext) {
     let packages = &settings.clients.javascript;
     let minimum_text = &settings.clients.minimum_version;
     let minimum = version_numbers(minimum_text);
-    let current = packages.current.first().cloned().unwrap_or_default();
-    for dependency in crate::lang::json::package_dependencies(doc) {
+    let dependencies = crate::lang::json::package_dependencies(doc);
+    for dependency in &dependencies {
         if packages.legacy.contains(&dependency.name) {
-            let message = format!(
-                "`{}` is the legacy client package; interactions need `{current}`",
-                dependency.name
-            );
-            cx.report(
-                Diagnostic::new(&META, Severity::Error, message, dependency.name_range).with_suggestion(format!(
-                    "Depend on `\"{current}\": \"^{minimum_text}\"` instead and change the imports to the current package"
-                )),
-            );
+            let diagnostic = legacy_package_dependency(doc, cx, dependency, &dependencies);
+            cx.report(diagnostic);
             continue;
         }
         if !packages.current.contains(&dependency.name) {
@@ -286,10 +445,60 @@ fn package_json(doc: &Document, cx: &mut RuleContext) {
                 Fix::new(
                     Applicability::Unsafe,
                     format!("Require `{wanted}`"),
-                    vec![Edit::replace(dependency.version_range, wanted.clone())],
+                    vec![Edit::replace(dependency.version_range.clone(), wanted.clone())],
                 ),
             ),
         );
+    }
+}
+
+/// The finding of a `package.json` dependency on the legacy package; with an unsafe fix that
+/// drops it once nothing imports the package any more: the property goes when the current
+/// package is declared in the same object (or in `dependencies`), else it names the current
+/// package.
+fn legacy_package_dependency(
+    doc: &Document,
+    cx: &RuleContext,
+    dependency: &crate::lang::json::Dependency,
+    dependencies: &[crate::lang::json::Dependency],
+) -> Diagnostic {
+    let settings = cx.settings;
+    let packages = &settings.clients.javascript;
+    let current = packages.current.first().cloned().unwrap_or_default();
+    let wanted = format!("^{}", settings.clients.minimum_version);
+    let requirement = format!("\"{current}\": \"{wanted}\"");
+    let message = format!(
+        "`{}` is the legacy client package; interactions need `{current}`",
+        dependency.name
+    );
+    let still = settings.legacy_imports.of(cx.path, ClientLanguage::JavaScript);
+    let diagnostic = Diagnostic::new(&META, Severity::Error, message, dependency.name_range.clone())
+        .with_suggestion(legacy_suggestion(&format!("`{requirement}`"), still, false));
+    if still != StillImported::No {
+        return diagnostic;
+    }
+    // In the same object, or in `dependencies`, which every install installs.
+    let beside = dependencies.iter().any(|d| {
+        (d.section == dependency.section || d.section == "dependencies") && packages.current.contains(&d.name)
+    });
+    // From the key's opening quote to the value's closing one.
+    let property = dependency.name_range.start.saturating_sub(1)..dependency.version_range.end + 1;
+    let edits = if beside {
+        entries::json_property_removal(&doc.text, property)
+            .map(|range| vec![Edit::replace(range, String::new())])
+    } else {
+        Some(vec![
+            Edit::replace(dependency.name_range.clone(), current.clone()),
+            Edit::replace(dependency.version_range.clone(), wanted),
+        ])
+    };
+    match edits {
+        Some(edits) => diagnostic.with_fix(Fix::new(
+            Applicability::Unsafe,
+            legacy_fix_message(&dependency.name, &current, beside, false, &requirement),
+            edits,
+        )),
+        None => diagnostic,
     }
 }
 

@@ -39,6 +39,10 @@ mod mig012_grounding_metadata;
 
 use crate::registry::Rule;
 
+pub(crate) use mig011_client_package::{
+    dependency_file_language, imports_legacy_package, legacy_import_words,
+};
+
 pub use il001_unused_suppression::{META as UNUSED_SUPPRESSION, Tracker, UnusedSuppression};
 
 pub use man001_manifest_invalid_json::ManifestInvalidJson;

@@ -111,6 +111,8 @@ mod tests {
 /// of their string contents.
 #[derive(Clone, Debug)]
 pub struct Dependency {
+    /// The object that declares it (`dependencies`, `devDependencies`, ...).
+    pub section: String,
     pub name: String,
     pub name_range: Range<usize>,
     pub version: String,
@@ -146,6 +148,7 @@ pub fn package_dependencies(doc: &Document) -> Vec<Dependency> {
                 continue;
             };
             out.push(Dependency {
+                section: section.clone(),
                 name,
                 name_range,
                 version: version_text,
