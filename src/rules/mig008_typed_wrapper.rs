@@ -282,6 +282,8 @@ fn keep_nests_together(doc: &Document, outcomes: &mut [Outcome]) {
             }
         })
         .collect();
+    // The wrappers to be made plain, by nest.
+    let mut plain: std::collections::BTreeMap<usize, Vec<usize>> = std::collections::BTreeMap::new();
     for (i, wrapper) in wrappers.iter().enumerate() {
         let range = wrapper.range.start + base..wrapper.range.end + base;
         let Some(at) = module.wrappers.iter().position(|w| w.range == range) else {
@@ -291,18 +293,45 @@ fn keep_nests_together(doc: &Document, outcomes: &mut [Outcome]) {
             let nested = k != at && nests.get(k) == nests.get(at);
             Some((other, stays.get(k).cloned().flatten().filter(|_| nested)?))
         });
-        let Some((other, why)) = typed else {
-            continue;
-        };
-        let Some(Outcome::Plain(diagnostic, _)) = outcomes.get(i) else {
-            continue;
-        };
-        let callee = text.get(other.callee.clone()).unwrap_or_default();
-        let diagnostic = diagnostic.clone().with_blocked(
-            "Write the object and the wrappers nested with it as plain dicts together (a typed wrapper takes typed fields, a dict plain ones)",
-            format!("it is nested with `{callee}(...)`, which stays typed: {why}"),
+        match (outcomes.get(i), typed) {
+            (Some(Outcome::Plain(..)), None) => {
+                if let Some(&nest) = nests.get(at) {
+                    plain.entry(nest).or_default().push(i);
+                }
+            }
+            (Some(Outcome::Plain(diagnostic, _)), Some((other, why))) => {
+                let callee = text.get(other.callee.clone()).unwrap_or_default();
+                let diagnostic = diagnostic.clone().with_blocked(
+                    "Write the object and the wrappers nested with it as plain dicts together (a typed wrapper takes typed fields, a dict plain ones)",
+                    format!("it is nested with `{callee}(...)`, which stays typed: {why}"),
+                );
+                outcomes[i] = Outcome::Left(diagnostic);
+            }
+            _ => {}
+        }
+    }
+    // A nest is made plain at once: each of its wrappers' findings carries one fix with all
+    // their edits (applied once). Made plain one by one, the outer one first, the inner ones
+    // could be followed no further (a dict passed to a function's parameter) and stay typed.
+    for members in plain.values().filter(|m| m.len() > 1) {
+        let edits: Vec<Edit> = members
+            .iter()
+            .filter_map(|&i| match outcomes.get(i) {
+                Some(Outcome::Plain(_, fix)) => Some(fix.edits.clone()),
+                _ => None,
+            })
+            .flatten()
+            .collect();
+        let fix = Fix::new(
+            Applicability::Unsafe,
+            "Replace with plain dicts, the wrappers nested with it too",
+            edits,
         );
-        outcomes[i] = Outcome::Left(diagnostic);
+        for &i in members {
+            if let Some(Outcome::Plain(_, own)) = outcomes.get_mut(i) {
+                *own = fix.clone();
+            }
+        }
     }
 }
 
