@@ -880,6 +880,41 @@ impl Facts {
     }
 }
 
+impl Facts {
+    /// The nests of wrappers: for each wrapper (by index), a number its nest shares, the
+    /// wrappers joined by one going into another (`types.Content(parts=[types.Part(...)])`,
+    /// directly or through a name) being one nest. Python's typed wrappers take typed fields
+    /// and its dicts plain ones: a nest is written as dicts together or stays typed together.
+    pub fn wrapper_nests(&self) -> Vec<usize> {
+        // Each wrapper points to a lower index of its nest, or to itself at the nest's root.
+        fn root(nest: &[usize], mut i: usize) -> usize {
+            while let Some(&up) = nest.get(i).filter(|&&up| up < i) {
+                i = up;
+            }
+            i
+        }
+        let at: std::collections::HashMap<&Range<usize>, usize> = self
+            .wrappers
+            .iter()
+            .enumerate()
+            .map(|(i, w)| (&w.range, i))
+            .collect();
+        let mut nest: Vec<usize> = (0..self.wrappers.len()).collect();
+        for (i, wrapper) in self.wrappers.iter().enumerate() {
+            let Flow::Inside(outers) = &wrapper.flow else {
+                continue;
+            };
+            for outer in outers.iter().filter_map(|range| at.get(range)) {
+                let (a, b) = (root(&nest, i), root(&nest, *outer));
+                if let Some(slot) = nest.get_mut(a.max(b)) {
+                    *slot = a.min(b);
+                }
+            }
+        }
+        (0..nest.len()).map(|i| root(&nest, i)).collect()
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum WrapperKind {
     /// A typed class built from its fields: `types.Part(text=...)`, `new Content({...})`.

@@ -60,18 +60,27 @@ impl Rule for TypedWrapper {
         let mut migrates: std::collections::HashMap<std::ops::Range<usize>, Result<(), String>> =
             std::collections::HashMap::new();
         let mut own_current: Option<bool> = None;
+        let mut outcomes = Vec::with_capacity(facts.wrappers.len());
         for wrapper in &facts.wrappers {
             let class = class_of(&wrapper.name);
             // A wrapper that does not go into a request serves another API (an agent
             // framework's runner, the Live API, a mocked response): a dict would break it.
-            if !packages.typed_wrappers.contains(&class)
-                || !facts.wrapper_reaches_request(wrapper, &is_request_type)
-            {
+            if !packages.typed_wrappers.contains(&class) {
+                outcomes.push(Outcome::Unreported(format!(
+                    "`{class}` is not among the typed wrappers interlint writes as dicts"
+                )));
+                continue;
+            }
+            if !facts.wrapper_reaches_request(wrapper, &is_request_type) {
+                outcomes.push(Outcome::Unreported(
+                    "it goes elsewhere than into a request".into(),
+                ));
                 continue;
             }
             if let Some(module) = &wrapper.module
                 && !is_client_module(&clients.javascript, module)
             {
+                outcomes.push(Outcome::Unreported("it is not of a client package".into()));
                 continue;
             }
             let callee = doc.text.get(wrapper.callee.clone()).unwrap_or_default();
@@ -144,19 +153,10 @@ impl Rule for TypedWrapper {
                 reason
             });
             // A wrapper a function returns under its annotated type stays that type: as a dict
-            // it no longer is what the function says it returns (pyright, tsc).
-            // ... and so does a wrapper inside one that stays typed so (a typed constructor's
-            // argument is typed too).
-            let typed_return = fix.as_ref().and_then(|_| {
-                facts
-                    .wrappers
-                    .iter()
-                    .filter(|outer| {
-                        outer.range.start <= wrapper.range.start && wrapper.range.end <= outer.range.end
-                    })
-                    .find_map(|outer| returned_as(doc, outer, &class_of(&outer.name)))
-            });
-            cx.report(match (fix, wrapper.kind) {
+            // it no longer is what the function says it returns (pyright, tsc). The wrappers
+            // inside it stay typed with it (its nest, below).
+            let typed_return = fix.as_ref().and_then(|_| returned_as(doc, wrapper, &class));
+            let left = match (fix, wrapper.kind) {
                 (Some(_), _) if let Some((function, returned)) = typed_return => diagnostic.with_blocked(
                     "Write the object as a plain dict with the same fields, with the function's return type",
                     format!("it is returned by `{function}`, whose return type names `{returned}`"),
@@ -165,7 +165,10 @@ impl Rule for TypedWrapper {
                     "Write the object as a plain dict with the same fields when its request is migrated",
                     format!("its request is not rewritten ({reason})"),
                 ),
-                (Some(fix), _) => diagnostic.with_fix(fix),
+                (Some(fix), _) => {
+                    outcomes.push(Outcome::Plain(diagnostic, fix));
+                    continue;
+                }
                 (None, _) if object => diagnostic.with_blocked(
                     "Write the object as a plain dict with the same fields",
                     "it is bound to a name whose attributes are read or set, which a dict does not have",
@@ -181,7 +184,22 @@ impl Rule for TypedWrapper {
                     "Write the object as a plain dict with the same fields",
                     "the arguments are not all keywords, or the factory builds a nested shape",
                 ),
-            });
+            };
+            outcomes.push(Outcome::Left(left));
+        }
+        // Python's typed wrappers take typed fields and its dicts plain ones (the client's
+        // `...Dict` types, as pyright reads them): a nest of wrappers is written as dicts
+        // together, or stays typed together. TypeScript's types are structural: an object
+        // literal is what a wrapper's field takes.
+        if dialect == Dialect::Python {
+            keep_nests_together(doc, &mut outcomes);
+        }
+        for outcome in outcomes {
+            match outcome {
+                Outcome::Unreported(_) => {}
+                Outcome::Left(diagnostic) => cx.report(diagnostic),
+                Outcome::Plain(diagnostic, fix) => cx.report(diagnostic.with_fix(fix)),
+            }
         }
         // In a notebook other cells may use the import: leave it. A module that makes no
         // request (a package's `__init__`, a test of its imports) keeps it for other reasons.
@@ -210,7 +228,113 @@ impl Rule for TypedWrapper {
     }
 }
 
-/// A keyword-only constructor (or a field factory) as a plain dict.
+/// What the rule makes of one wrapper, before its nest is looked at.
+enum Outcome {
+    /// Not reported (it goes elsewhere, or is not a listed wrapper), so it stays typed: why.
+    Unreported(String),
+    /// Reported, and left typed (a suggestion says why).
+    Left(Diagnostic),
+    /// Reported, and written as a plain object by the fix.
+    Plain(Diagnostic, Fix),
+}
+
+impl Outcome {
+    /// Why the wrapper stays typed, when it does.
+    fn stays_typed(&self) -> Option<String> {
+        match self {
+            Outcome::Unreported(reason) => Some(reason.clone()),
+            Outcome::Left(diagnostic) => Some(
+                diagnostic
+                    .reason
+                    .clone()
+                    .unwrap_or_else(|| "it has no plain form here".to_string()),
+            ),
+            Outcome::Plain(..) => None,
+        }
+    }
+}
+
+/// A wrapper to be made plain stays typed when a wrapper of its nest (`doc.facts().wrappers`
+/// and `outcomes` by index; the nest as the notebook's module reads it, across cells) stays
+/// typed: a plain dict inside a typed wrapper, or a typed wrapper inside a plain dict, is not
+/// what the client's types take.
+fn keep_nests_together(doc: &Document, outcomes: &mut [Outcome]) {
+    let wrappers = &doc.facts().wrappers;
+    let (module, text, base) = match &doc.module {
+        Some((module, base)) => (module.doc.facts(), &module.doc.text, *base),
+        None => (doc.facts(), &doc.text, 0),
+    };
+    let nests = module.wrapper_nests();
+    let local = base..base + doc.text.len();
+    // Why each wrapper of the module stays typed, if it does: a wrapper of another cell is not
+    // known to be made plain.
+    let stays: Vec<Option<String>> = module
+        .wrappers
+        .iter()
+        .map(|w| {
+            if !(local.start <= w.range.start && w.range.end <= local.end) {
+                return Some("it is built in another cell".to_string());
+            }
+            let range = w.range.start - base..w.range.end - base;
+            match wrappers.iter().position(|own| own.range == range) {
+                Some(i) => outcomes.get(i).and_then(Outcome::stays_typed),
+                None => Some("it is not followed".to_string()),
+            }
+        })
+        .collect();
+    // The wrappers to be made plain, by nest.
+    let mut plain: std::collections::BTreeMap<usize, Vec<usize>> = std::collections::BTreeMap::new();
+    for (i, wrapper) in wrappers.iter().enumerate() {
+        let range = wrapper.range.start + base..wrapper.range.end + base;
+        let Some(at) = module.wrappers.iter().position(|w| w.range == range) else {
+            continue;
+        };
+        let typed = module.wrappers.iter().enumerate().find_map(|(k, other)| {
+            let nested = k != at && nests.get(k) == nests.get(at);
+            Some((other, stays.get(k).cloned().flatten().filter(|_| nested)?))
+        });
+        match (outcomes.get(i), typed) {
+            (Some(Outcome::Plain(..)), None) => {
+                if let Some(&nest) = nests.get(at) {
+                    plain.entry(nest).or_default().push(i);
+                }
+            }
+            (Some(Outcome::Plain(diagnostic, _)), Some((other, why))) => {
+                let callee = text.get(other.callee.clone()).unwrap_or_default();
+                let diagnostic = diagnostic.clone().with_blocked(
+                    "Write the object and the wrappers nested with it as plain dicts together (a typed wrapper takes typed fields, a dict plain ones)",
+                    format!("it is nested with `{callee}(...)`, which stays typed: {why}"),
+                );
+                outcomes[i] = Outcome::Left(diagnostic);
+            }
+            _ => {}
+        }
+    }
+    // A nest is made plain at once: each of its wrappers' findings carries one fix with all
+    // their edits (applied once). Made plain one by one, the outer one first, the inner ones
+    // could be followed no further (a dict passed to a function's parameter) and stay typed.
+    for members in plain.values().filter(|m| m.len() > 1) {
+        let edits: Vec<Edit> = members
+            .iter()
+            .filter_map(|&i| match outcomes.get(i) {
+                Some(Outcome::Plain(_, fix)) => Some(fix.edits.clone()),
+                _ => None,
+            })
+            .flatten()
+            .collect();
+        let fix = Fix::new(
+            Applicability::Unsafe,
+            "Replace with plain dicts, the wrappers nested with it too",
+            edits,
+        );
+        for &i in members {
+            if let Some(Outcome::Plain(_, own)) = outcomes.get_mut(i) {
+                *own = fix.clone();
+            }
+        }
+    }
+}
+
 /// The name of the function that returns `wrapper` (`return Wrapper(...)`) when the function's
 /// return annotation names the wrapper's class (`-> types.GenerateContentConfig`), with the class.
 fn returned_as(doc: &Document, wrapper: &Wrapper, class: &str) -> Option<(String, String)> {
@@ -248,6 +372,7 @@ fn returned_as(doc: &Document, wrapper: &Wrapper, class: &str) -> Option<(String
     names_class.then(|| (name, class.to_string()))
 }
 
+/// A keyword-only constructor (or a field factory) as a plain dict.
 fn python_fix(wrapper: &Wrapper, dialect: Dialect, packages: &Packages) -> Option<Fix> {
     let plain = !wrapper.name.contains('.') || FIELD_FACTORIES.contains(&wrapper.name.as_str());
     let map = wrapper.map.as_ref().filter(|_| plain)?;

@@ -421,8 +421,8 @@ impl Analyzer<'_> {
         })
     }
 
-    /// The wrapper is bound to a name whose attributes are read or set (`cfg.seed = 0`): a dict
-    /// would not do.
+    /// The wrapper is bound to a name whose attributes are read or set (`cfg.seed = 0`, `cfg.seed`
+    /// in a function that sees the name): a dict would not do.
     fn used_as_object(&self, wrapper: NodeId, scope: usize) -> bool {
         let Some(assignment) = self.parent(wrapper) else {
             return false;
@@ -433,9 +433,16 @@ impl Analyzer<'_> {
         let Some(name) = a.targets.first().and_then(|&t| self.tree.name(t)) else {
             return false;
         };
+        // Read in its own scope, or in a function's that sees this binding (`CONFIG.seed` in a
+        // function of the module that binds `CONFIG`).
         self.scopes.members.iter().any(|&(member, s)| {
-            s == scope
-                && matches!(self.kind(member), Kind::Member(m) if self.tree.name(m.object) == Some(name))
+            matches!(self.kind(member), Kind::Member(m) if self.tree.name(m.object) == Some(name))
+                && (s == scope
+                    || matches!(
+                        self.scopes.names.resolve(name, s, self.start(member)),
+                        Resolution::Bound(binding, _)
+                            if matches!(binding.kind, BindingKind::Assign { value, .. } if value == wrapper)
+                    ))
         })
     }
 }
