@@ -128,11 +128,14 @@ struct CodeCell {
 /// read. When the module still has a syntax error (or a statement runs from one cell into the
 /// next), each cell is parsed alone, and the module is made of the cells that parse.
 fn code_cells(cells: Vec<CodeCell>) -> (Vec<Option<CellDocument>>, Option<ModuleOf>) {
-    const WORDS: [&str; 4] = [
+    // The interactions call too: a notebook whose requests a first pass of fixes rewrote is still
+    // one module for the next pass (a config another cell sets a field of stays typed).
+    const WORDS: [&str; 5] = [
         "generativeai",
         "generate_content",
         "GenerativeModel",
         "chats.create",
+        "interactions.create",
     ];
     let whole = cells.iter().any(|c| WORDS.iter().any(|w| c.content.contains(w)));
     // The cells read alone: those whose cell magic may hold another language.

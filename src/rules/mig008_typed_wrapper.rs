@@ -152,14 +152,14 @@ impl Rule for TypedWrapper {
                 }
                 reason
             });
-            // A wrapper a function returns under its annotated type stays that type: as a dict
-            // it no longer is what the function says it returns (pyright, tsc). The wrappers
-            // inside it stay typed with it (its nest, below).
-            let typed_return = fix.as_ref().and_then(|_| returned_as(doc, wrapper, &class));
+            // A wrapper an annotation declares as its class (a function's return, a parameter
+            // it is passed to) stays that type: as a dict it no longer is what the annotation
+            // says (pyright, tsc). The wrappers inside it stay typed with it (its nest, below).
+            let declared = fix.as_ref().and_then(|_| declared_as(doc, wrapper, &class));
             let left = match (fix, wrapper.kind) {
-                (Some(_), _) if let Some((function, returned)) = typed_return => diagnostic.with_blocked(
-                    "Write the object as a plain dict with the same fields, with the function's return type",
-                    format!("it is returned by `{function}`, whose return type names `{returned}`"),
+                (Some(_), _) if let Some(place) = declared => diagnostic.with_blocked(
+                    "Write the object as a plain dict with the same fields, with the annotation that names its class",
+                    place,
                 ),
                 (Some(_), _) if let Some(reason) = unmigrated => diagnostic.with_blocked(
                     "Write the object as a plain dict with the same fields when its request is migrated",
@@ -335,41 +335,131 @@ fn keep_nests_together(doc: &Document, outcomes: &mut [Outcome]) {
     }
 }
 
-/// The name of the function that returns `wrapper` (`return Wrapper(...)`) when the function's
-/// return annotation names the wrapper's class (`-> types.GenerateContentConfig`), with the class.
-fn returned_as(doc: &Document, wrapper: &Wrapper, class: &str) -> Option<(String, String)> {
+/// Where an annotation names the wrapper's class for its value, directly or through the name it
+/// is bound to (`CONFIG = types.GenerateContentConfig(...)`): as a dict it would no longer be what
+/// the annotation says (pyright, tsc). Says where, as the reason the wrapper stays typed.
+fn declared_as(doc: &Document, wrapper: &Wrapper, class: &str) -> Option<String> {
+    // A notebook's cells are one module: the function may be defined in another cell.
+    let (doc, base) = match &doc.module {
+        Some((module, base)) => (&module.doc, *base),
+        None => (doc, 0),
+    };
     let Syntax::Lowered(tree) = &doc.syntax else {
         return None;
     };
-    let node = tree.nodes.iter().position(|n| n.span.range() == wrapper.range)? as ir::NodeId;
+    let range = wrapper.range.start + base..wrapper.range.end + base;
+    let node = tree
+        .nodes
+        .iter()
+        .position(|n| n.span.range() == range && matches!(n.kind, ir::Kind::Call(_)))?
+        as ir::NodeId;
+    if let Some(place) = annotated_place(doc, tree, node, class) {
+        return Some(format!("it {place}"));
+    }
+    let assignment = tree.parent(node)?;
+    let ir::Kind::Assign(assign) = tree.kind(assignment) else {
+        return None;
+    };
+    let [target] = assign.targets.as_slice() else {
+        return None;
+    };
+    let name = tree.name(*target).filter(|_| assign.value == Some(node))?;
+    (0..tree.nodes.len())
+        .filter_map(|n| ir::NodeId::try_from(n).ok())
+        .filter(|&n| n != *target && tree.name(n) == Some(name))
+        .find_map(|n| annotated_place(doc, tree, n, class))
+        .map(|place| format!("it is bound to `{name}`, which {place}"))
+}
+
+/// Whether the value at `node` goes where an annotation names `class`: returned by a function
+/// whose return annotation names it, passed to (or the default of) a parameter of a function of
+/// the document annotated so, or assigned to a name annotated so. Says where (`is returned by
+/// ...`).
+fn annotated_place(doc: &Document, tree: &ir::Tree, node: ir::NodeId, class: &str) -> Option<String> {
+    let names_class = |annotation: ir::NodeId| {
+        doc.text
+            .get(tree.range(annotation))
+            .unwrap_or_default()
+            .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+            .any(|word| word == class)
+    };
     let mut at = node;
-    // Up to the `return` (through parentheses), then to the function holding it.
     loop {
         let parent = tree.parent(at)?;
         match tree.kind(parent) {
             ir::Kind::Paren(_) | ir::Kind::Await(_) => at = parent,
             ir::Kind::Return(_) => {
-                at = parent;
-                break;
+                let mut up = parent;
+                let function = loop {
+                    up = tree.parent(up)?;
+                    if let ir::Kind::Function(function) = tree.kind(up) {
+                        break function;
+                    }
+                };
+                let name = function
+                    .name
+                    .as_ref()
+                    .map_or_else(|| "the function".to_string(), |n| n.name.to_string());
+                return function
+                    .returns
+                    .filter(|&r| names_class(r))
+                    .map(|_| format!("is returned by `{name}`, whose return type names `{class}`"));
+            }
+            ir::Kind::Assign(assign) if assign.value == Some(at) => {
+                let target = assign.targets.first().and_then(|&t| tree.name(t))?;
+                return assign
+                    .annotation
+                    .filter(|&a| names_class(a))
+                    .map(|_| format!("is assigned to `{target}`, whose annotation names `{class}`"));
+            }
+            ir::Kind::Function(function) => {
+                let param = function.params.iter().find(|p| p.default == Some(at))?;
+                let name = param.name.as_ref()?;
+                return param.annotation.filter(|&a| names_class(a)).map(|_| {
+                    format!(
+                        "is the default of the parameter `{}`, whose annotation names `{class}`",
+                        name.name
+                    )
+                });
+            }
+            ir::Kind::Call(call) => {
+                let index = call.args.iter().position(|a| a.value == at)?;
+                let callee = tree.name(call.callee)?;
+                let mut defined = tree.nodes.iter().filter_map(|n| match &n.kind {
+                    ir::Kind::Function(f)
+                        if f.kind == ir::FunctionKind::Def
+                            && f.name.as_ref().is_some_and(|n| &*n.name == callee) =>
+                    {
+                        Some(f)
+                    }
+                    _ => None,
+                });
+                let function = defined.next().filter(|_| defined.next().is_none())?;
+                let param = match &call.args.get(index)?.kind {
+                    ir::ArgKind::Keyword(keyword) => function
+                        .params
+                        .iter()
+                        .find(|p| p.name.as_ref().is_some_and(|n| n.name == keyword.name)),
+                    ir::ArgKind::Positional
+                        if call.args[..index]
+                            .iter()
+                            .all(|a| a.kind == ir::ArgKind::Positional) =>
+                    {
+                        function.params.get(index)
+                    }
+                    _ => None,
+                }?;
+                let name = param.name.as_ref()?;
+                return param.annotation.filter(|&a| names_class(a)).map(|_| {
+                    format!(
+                        "is passed to `{callee}` as `{}`, whose annotation names `{class}`",
+                        name.name
+                    )
+                });
             }
             _ => return None,
         }
     }
-    let function = loop {
-        at = tree.parent(at)?;
-        if let ir::Kind::Function(function) = tree.kind(at) {
-            break function;
-        }
-    };
-    let annotation = doc.text.get(tree.range(function.returns?))?;
-    let names_class = annotation
-        .split(|c: char| !(c.is_alphanumeric() || c == '_'))
-        .any(|word| word == class);
-    let name = function
-        .name
-        .as_ref()
-        .map_or_else(|| "the function".to_string(), |n| n.name.to_string());
-    names_class.then(|| (name, class.to_string()))
 }
 
 /// A keyword-only constructor (or a field factory) as a plain dict.
