@@ -89,9 +89,10 @@ pub struct Words<'a> {
     pub leads: &'a [String],
 }
 
-/// For each of `ranges` (model ids as found, `models/` or a provider prefix left out), whether the document holds
-/// it as knowledge about models, and as what. An id is knowledge when the string holding it
-/// is (a string that says more, `"gemini-1.5-pro (plan)"`, is as much an entry of its table).
+/// For each of `ranges` (model ids as found, `models/` or a provider prefix left out), whether
+/// the document holds it as knowledge about models, and as what. An id is knowledge when the
+/// string holding it is (a string that says more, `"gemini-1.5-pro (plan)"`, is as much an
+/// entry of its table).
 pub fn known(doc: &Document, ranges: &[Range<usize>], words: &Words) -> Vec<Option<Known>> {
     let text = doc.text.as_str();
     let in_picker = |range: &Range<usize>| picker_option(text, range.start);
