@@ -63,14 +63,14 @@ impl Rule for TypedWrapper {
         let mut outcomes = Vec::with_capacity(facts.wrappers.len());
         for wrapper in &facts.wrappers {
             let class = class_of(&wrapper.name);
-            // A wrapper that does not go into a request serves another API (an agent
-            // framework's runner, the Live API, a mocked response): a dict would break it.
             if !packages.typed_wrappers.contains(&class) {
                 outcomes.push(Outcome::Unreported(format!(
                     "`{class}` is not among the typed wrappers interlint writes as dicts"
                 )));
                 continue;
             }
+            // A wrapper that does not go into a request serves another API (an agent
+            // framework's runner, the Live API, a mocked response): a dict would break it.
             if !facts.wrapper_reaches_request(wrapper, &is_request_type) {
                 outcomes.push(Outcome::Unreported(
                     "it goes elsewhere than into a request".into(),
@@ -156,9 +156,11 @@ impl Rule for TypedWrapper {
             // it is passed to) stays that type: as a dict it no longer is what the annotation
             // says (pyright, tsc). The wrappers inside it stay typed with it (its nest, below).
             let declared = fix.as_ref().and_then(|_| declared_as(doc, wrapper, &class));
-            // Nor can a dict hold a typed object (a parameter annotated as one).
+            // Nor can a Python dict hold a typed object (a parameter annotated as one); a
+            // TypeScript object literal can (its types are structural).
             let holds_typed = fix
                 .as_ref()
+                .filter(|_| dialect == Dialect::Python)
                 .and_then(|_| holds_typed_parameter(doc, wrapper, &packages.typed_wrappers));
             let left = match (fix, wrapper.kind) {
                 (Some(_), _) if let Some(place) = declared => diagnostic.with_blocked(
