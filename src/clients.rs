@@ -67,6 +67,10 @@ pub struct Spelling {
     pub code_execution_result: String,
     /// The old client's error classes (`APIError`), which an interactions call does not raise.
     pub errors: Vec<String>,
+    /// The module of the client's request types (`google.genai.types`, `@google/genai`).
+    pub types_module: String,
+    /// The enum of a predecessor config's thinking level there (`ThinkingLevel`).
+    pub thinking_level: String,
 }
 
 #[derive(Clone, Debug, Default, Deserialize)]
@@ -172,6 +176,8 @@ mod spelling_tests {
                 &s.function_call,
                 &s.usage,
                 &s.grounding,
+                &s.types_module,
+                &s.thinking_level,
             ];
             assert!(all.iter().all(|w| !w.is_empty()), "{language}: {s:?}");
         }

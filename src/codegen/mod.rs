@@ -2,12 +2,14 @@
 //! it, which carry no finished code. The request rewriter ([`request`]) and structured output
 //! ([`structured_output`]) write an interactions request in the document's language; a legacy
 //! client's unit is rewritten as the current package's code by [`legacy`]; [`stdout`] sends a
-//! tool server's write to standard output to standard error.
+//! tool server's write to standard output to standard error; [`imports`] names a member of a
+//! client module through what a document imports.
 //!
 //! It reads the facts (`api`, `lang`), the tables and the edits' type, and nothing of the rules:
 //! a rule decides what to report and asks for the code here.
 
 pub mod chat;
+pub mod imports;
 pub mod legacy;
 pub mod request;
 pub mod stdout;

@@ -63,14 +63,14 @@ impl Rule for TypedWrapper {
         let mut outcomes = Vec::with_capacity(facts.wrappers.len());
         for wrapper in &facts.wrappers {
             let class = class_of(&wrapper.name);
-            // A wrapper that does not go into a request serves another API (an agent
-            // framework's runner, the Live API, a mocked response): a dict would break it.
             if !packages.typed_wrappers.contains(&class) {
                 outcomes.push(Outcome::Unreported(format!(
                     "`{class}` is not among the typed wrappers interlint writes as dicts"
                 )));
                 continue;
             }
+            // A wrapper that does not go into a request serves another API (an agent
+            // framework's runner, the Live API, a mocked response): a dict would break it.
             if !facts.wrapper_reaches_request(wrapper, &is_request_type) {
                 outcomes.push(Outcome::Unreported(
                     "it goes elsewhere than into a request".into(),
@@ -156,10 +156,20 @@ impl Rule for TypedWrapper {
             // it is passed to) stays that type: as a dict it no longer is what the annotation
             // says (pyright, tsc). The wrappers inside it stay typed with it (its nest, below).
             let declared = fix.as_ref().and_then(|_| declared_as(doc, wrapper, &class));
+            // Nor can a Python dict hold a typed object (a parameter annotated as one); a
+            // TypeScript object literal can (its types are structural).
+            let holds_typed = fix
+                .as_ref()
+                .filter(|_| dialect == Dialect::Python)
+                .and_then(|_| holds_typed_parameter(doc, wrapper, &packages.typed_wrappers));
             let left = match (fix, wrapper.kind) {
                 (Some(_), _) if let Some(place) = declared => diagnostic.with_blocked(
                     "Write the object as a plain dict with the same fields, with the annotation that names its class",
                     place,
+                ),
+                (Some(_), _) if let Some(held) = holds_typed => diagnostic.with_blocked(
+                    "Write the object as a plain dict with the same fields once what it holds is plain too",
+                    held,
                 ),
                 (Some(_), _) if let Some(reason) = unmigrated => diagnostic.with_blocked(
                     "Write the object as a plain dict with the same fields when its request is migrated",
@@ -369,6 +379,57 @@ fn declared_as(doc: &Document, wrapper: &Wrapper, class: &str) -> Option<String>
         .filter(|&n| n != *target && tree.name(n) == Some(name))
         .find_map(|n| annotated_place(doc, tree, n, class))
         .map(|place| format!("it is bound to `{name}`, which {place}"))
+}
+
+/// A parameter of a function around the wrapper, read in its arguments, whose annotation names a
+/// typed wrapper class (`image: types.Part`): a dict holding it would hold a typed object, which
+/// the client's dict types refuse. Says which, as the reason the wrapper stays typed.
+fn holds_typed_parameter(doc: &Document, wrapper: &Wrapper, classes: &[String]) -> Option<String> {
+    let Syntax::Lowered(tree) = &doc.syntax else {
+        return None;
+    };
+    let node = tree
+        .nodes
+        .iter()
+        .position(|n| n.span.range() == wrapper.range && matches!(n.kind, ir::Kind::Call(_)))?
+        as ir::NodeId;
+    // The typed parameters of the functions around the wrapper, innermost first.
+    let mut typed: Vec<(&str, &str)> = Vec::new();
+    let mut up = node;
+    while let Some(parent) = tree.parent(up) {
+        if let ir::Kind::Function(function) = tree.kind(parent) {
+            for param in &function.params {
+                let (Some(name), Some(annotation)) = (&param.name, param.annotation) else {
+                    continue;
+                };
+                let written = doc.text.get(tree.range(annotation)).unwrap_or_default();
+                let names_wrapper = written
+                    .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+                    .any(|word| classes.iter().any(|c| c == word));
+                if names_wrapper && !typed.iter().any(|(n, _)| *n == &*name.name) {
+                    typed.push((&name.name, written));
+                }
+            }
+        }
+        up = parent;
+    }
+    let ir::Kind::Call(call) = tree.kind(node) else {
+        return None;
+    };
+    let mut stack: Vec<ir::NodeId> = call.args.iter().map(|a| a.value).collect();
+    while let Some(at) = stack.pop() {
+        if let Some((name, annotation)) = tree
+            .name(at)
+            .and_then(|read| typed.iter().find(|(name, _)| *name == read))
+        {
+            return Some(format!("it holds `{name}`, a parameter annotated `{annotation}`"));
+        }
+        // What a nested lambda or function reads is not the wrapper's field.
+        if !matches!(tree.kind(at), ir::Kind::Function(_)) {
+            tree.each_child(at, &mut |child| stack.push(child));
+        }
+    }
+    None
 }
 
 /// Whether the value at `node` goes where an annotation names `class`: returned by a function

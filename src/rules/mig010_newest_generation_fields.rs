@@ -9,6 +9,7 @@ use crate::request_fields::{camel_case, snake_case};
 use crate::tables::Tables;
 
 use super::mig::{budget_of, removal_edits, settings_maps, thinking_budget};
+use crate::codegen::imports::client_member;
 use crate::codegen::request::{Dialect, is_newest};
 
 pub struct NewestGenerationFields;
@@ -158,7 +159,42 @@ fn thinking(
         return;
     };
     let level = settings.fields.thinking_level(n);
-    let level_value = dialect.string(level);
+    let mut level_value = dialect.string(level);
+    let mut imports = Vec::new();
+    // The predecessor's typed config takes the level as a member of the client's enum
+    // (`types.ThinkingLevel.LOW`), which its types check (pyright, tsc); an interactions request
+    // (and a REST body) takes the string, and so does a request MIG001 rewrites (it writes the
+    // level itself: an import for the enum would be left unused).
+    let typed = match call.kind {
+        CallKind::Create | CallKind::CreateStream => {
+            let stream = call.kind == CallKind::CreateStream;
+            super::mig::rewrite_found_call(call, doc, cx, &mut None, stream).is_err()
+        }
+        CallKind::ChatCreate => true,
+        _ => false,
+    };
+    let spelling = match dialect {
+        Dialect::Python if typed => Some(&crate::clients::spellings().python),
+        Dialect::JavaScript if typed => Some(&crate::clients::spellings().javascript),
+        _ => None,
+    };
+    if let Some(spelling) = spelling {
+        let member = format!("{}.{}", spelling.thinking_level, level.to_ascii_uppercase());
+        let Some((name, edits)) = client_member(
+            doc,
+            &spelling.types_module,
+            &spelling.thinking_level,
+            budget.range.start,
+        ) else {
+            cx.report(diagnostic.with_suggestion(format!(
+                "Set `thinking_level` to `{member}` (budget {n}, by the documented heuristic), with `{}` imported from `{}`",
+                spelling.thinking_level, spelling.types_module
+            )));
+            return;
+        };
+        level_value = format!("{name}.{}", level.to_ascii_uppercase());
+        imports = edits;
+    }
     // In the predecessor's typed config the level sits inside `thinking_config`; in an
     // interactions request the whole `thinking_config` entry becomes `thinking_level`.
     let edit = match config {
@@ -185,9 +221,10 @@ fn thinking(
             )
         }
     };
+    imports.push(edit);
     cx.report(diagnostic.with_fix(Fix::new(
         Applicability::Unsafe,
         format!("Set `thinking_level` to {level_value} (budget {n}, by the documented heuristic)"),
-        vec![edit],
+        imports,
     )));
 }
