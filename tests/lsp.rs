@@ -22,7 +22,7 @@ impl Client {
     fn start(capabilities: Value, options: Value, root: &Path) -> (Client, Value) {
         let (server, client) = Connection::memory();
         let thread = std::thread::spawn(move || {
-            interlint::lsp::run(&server).expect("the server ends cleanly");
+            interlint::language_server::run(&server).expect("the server ends cleanly");
         });
         let mut client = Client {
             connection: client,

@@ -235,8 +235,8 @@ pub fn main() -> ExitCode {
         Some(Command::Schema { name }) => print_schema(name),
         Some(Command::Version) => print_version(),
         Some(Command::Completions { shell }) => print_completions(shell),
-        Some(Command::Server) => crate::lsp::serve(),
-        Some(Command::Mcp { root }) => crate::server::serve(root.as_deref()),
+        Some(Command::Server) => crate::language_server::serve(),
+        Some(Command::Mcp { root }) => crate::mcp_server::serve(root.as_deref()),
         Some(Command::Verify {
             base_url,
             api_key_env,

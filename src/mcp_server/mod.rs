@@ -20,11 +20,11 @@ use rmcp::{ErrorData, ServerHandler, ServiceExt};
 
 /// The server: every tool works on files under `root` (canonical).
 #[derive(Clone)]
-struct Server {
+struct McpServer {
     root: Arc<PathBuf>,
 }
 
-impl ServerHandler for Server {
+impl ServerHandler for McpServer {
     fn get_info(&self) -> ServerConfig {
         let mut implementation = Implementation::new("interlint", env!("CARGO_PKG_VERSION"));
         implementation.title = Some("interlint".to_string());
@@ -91,7 +91,7 @@ pub fn serve(root: Option<&Path>) -> anyhow::Result<u8> {
         root.display()
     );
     runtime.block_on(async {
-        let server = Server { root: Arc::new(root) };
+        let server = McpServer { root: Arc::new(root) };
         let (transport, writer) = checked_stdio();
         let service = server
             .serve(transport)

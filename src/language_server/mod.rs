@@ -13,13 +13,15 @@
 
 mod actions;
 mod convert;
+mod documents;
+mod handlers;
 mod notebook;
-mod state;
+mod session;
 pub mod transport;
 
 use lsp_server::{Connection, Message};
 
-pub use state::Options;
+pub use session::Options;
 
 /// Serves over standard input and output until the client says `exit`.
 pub fn serve() -> anyhow::Result<u8> {
@@ -48,7 +50,7 @@ pub fn run(connection: &Connection) -> anyhow::Result<()> {
             anyhow::bail!("invalid initialize parameters: {e}");
         }
     };
-    let mut server = state::Server::new(connection.sender.clone(), &params);
+    let mut server = session::Session::new(connection.sender.clone(), &params);
     connection.initialize_finish(id, server.initialize_result())?;
     server.initialized();
     for message in &connection.receiver {

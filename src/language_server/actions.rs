@@ -11,15 +11,17 @@ use regex::Regex;
 use serde_json::json;
 
 use super::convert::TextIndex;
+use super::documents::Checked;
 use super::notebook;
-use super::state::{Checked, Server, cell_range};
+use super::notebook::cell_range;
+use super::session::Session;
 use crate::diagnostic::Applicability;
 use crate::lang::Surface;
 
 /// The kind of the action that applies every safe fix of a document.
 pub const FIX_ALL: &str = "source.fixAll.interlint";
 
-impl Server {
+impl Session {
     pub(super) fn code_actions(&mut self, params: &lsp::CodeActionParams) -> Vec<lsp::CodeActionOrCommand> {
         let uri = &params.text_document.uri;
         let notebook = self.documents.get(uri).and_then(|d| d.notebook.clone());
