@@ -5,108 +5,13 @@
 use super::structured_output::STRUCTURED_OUTPUT_KEYS;
 use crate::api::{Call, CallKind, Entry, MapValue, ModelRef, Value, ValueKind};
 use crate::diagnostic::Edit;
-use crate::lang::{Document, Surface};
+use crate::lang::Document;
 use crate::request_fields::{Place, RequestField, snake_case};
 use crate::tables::Tables as Settings;
 
-/// How a language writes the pieces of a request.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Dialect {
-    /// Keyword arguments and dicts.
-    Python,
-    /// One request object with properties; JavaScript and TypeScript.
-    JavaScript,
-    /// A JSON request body (in a curl command, a `.http` file, a JSON file, Rust's `json!`);
-    /// the answer is read by a `jq` path.
-    Json,
-}
-
-impl Dialect {
-    pub fn of(doc: &Document) -> Self {
-        match doc.surface {
-            Surface::JavaScript | Surface::TypeScript | Surface::Tsx => Dialect::JavaScript,
-            Surface::Python | Surface::Notebook => Dialect::Python,
-            _ => Dialect::Json,
-        }
-    }
-
-    /// A named argument: `name=value`, or a property of the request object.
-    pub fn argument(self, name: &str, value: &str) -> String {
-        match self {
-            Dialect::Python => format!("{name}={value}"),
-            // `{ tools }` rather than `{ tools: tools }`.
-            Dialect::JavaScript if name == value => name.to_string(),
-            Dialect::JavaScript | Dialect::Json => format!("{}: {value}", self.key(name)),
-        }
-    }
-
-    /// An entry in a map, written like `like` (a keyword or a dict key).
-    pub fn entry(self, key: &str, value: &str, keyword: bool) -> String {
-        match self {
-            Dialect::Python if keyword => format!("{key}={value}"),
-            _ => format!("{}: {value}", self.key(key)),
-        }
-    }
-
-    pub fn map(self, entries: &[(String, String)]) -> String {
-        let inner: Vec<String> = entries
-            .iter()
-            .map(|(k, v)| format!("{}: {v}", self.key(k)))
-            .collect();
-        match self {
-            Dialect::Python | Dialect::Json => format!("{{{}}}", inner.join(", ")),
-            Dialect::JavaScript => format!("{{ {} }}", inner.join(", ")),
-        }
-    }
-
-    /// A map key: a string in Python, a bare name in JavaScript when it is one.
-    pub fn key(self, key: &str) -> String {
-        let bare = !key.is_empty()
-            && !key.starts_with(|c: char| c.is_ascii_digit())
-            && key
-                .chars()
-                .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '$');
-        match self {
-            Dialect::JavaScript if bare => key.to_string(),
-            _ => self.string(key),
-        }
-    }
-
-    pub fn string(self, value: &str) -> String {
-        serde_json::Value::String(value.to_string()).to_string()
-    }
-
-    pub fn true_value(self) -> &'static str {
-        match self {
-            Dialect::Python => "True",
-            Dialect::JavaScript | Dialect::Json => "true",
-        }
-    }
-
-    /// How an interactions result's answer text is read. The client libraries add
-    /// `output_text` to an interaction (the text of its last model output, `Optional[str]` /
-    /// `string | undefined` as the old `text` was) and it type-checks, where
-    /// `steps[-1].content[0].text` does not (`content` is on some step kinds only). A response
-    /// body read by a `jq` filter has only what the service sends: its last step's text.
-    pub fn answer_text(self, receiver: &str) -> String {
-        match self {
-            Dialect::Python | Dialect::JavaScript => format!("{receiver}.output_text"),
-            Dialect::Json => format!("{receiver}.steps[-1].content[0].text"),
-        }
-    }
-
-    /// An interactions call, for messages: `client.interactions.create(model=..., input=...)`
-    /// with the named arguments `extra` (name, value) after the two.
-    pub fn create_call(self, extra: &[(&str, &str)]) -> String {
-        let mut args = vec![self.argument("model", "..."), self.argument("input", "...")];
-        args.extend(extra.iter().map(|(name, value)| self.argument(name, value)));
-        match self {
-            Dialect::Python => format!("client.interactions.create({})", args.join(", ")),
-            Dialect::JavaScript => format!("ai.interactions.create({{ {} }})", args.join(", ")),
-            Dialect::Json => format!("POST /v1beta/interactions {{{}}}", args.join(", ")),
-        }
-    }
-}
+use super::writer::Dialect;
+use super::writer::edits::{merge_insertions, statement_removal};
+use super::writer::imports::import_edits;
 
 /// Whether the request's model resolves to the newest generation.
 pub fn is_newest(call: &Call, settings: &Settings) -> bool {
@@ -173,7 +78,7 @@ pub fn in_module(call: &Call, doc: &Document, rewrite: &UnitRewrite<'_>) -> Resu
                 .ok_or_else(|| "the edits cannot be carried into the notebook's cells".to_string());
         }
     }
-    let place = |offset| super::unit::place(doc, offset);
+    let place = |offset| super::writer::lines::place(doc, offset);
     rewrite(call, doc, &place).map(|edits| Rewritten {
         edits,
         in_file: false,
@@ -983,22 +888,6 @@ fn single_text_part(map: &MapValue, text: &str) -> Option<String> {
     }
 }
 
-/// A statement's removal ([`crate::api::line_removal`]), with the blank line after it when one
-/// is before it too, or it opens the text: no doubled or leading blank line is left.
-pub(crate) fn statement_removal(text: &str, statement: std::ops::Range<usize>) -> std::ops::Range<usize> {
-    let removal = crate::api::line_removal(text, statement);
-    let before = text.get(..removal.start).unwrap_or_default();
-    let blank_before = before.is_empty() || before.ends_with("\n\n") || before.ends_with("\n\r\n");
-    let after = text.get(removal.end..).unwrap_or_default();
-    let blank_after = after.lines().next().is_some_and(|l| l.trim().is_empty()) && !after.is_empty();
-    if blank_before && blank_after {
-        let line_end = after.find('\n').map_or(text.len(), |i| removal.end + i + 1);
-        removal.start..line_end
-    } else {
-        removal
-    }
-}
-
 /// The statement binding `name` to `bound` declares its type (`contents: list[types.Content] =
 /// ...`, `const contents: ContentListUnion = ...`).
 fn declares_type(name: &crate::api::NameValue, bound: &Value, text: &str) -> bool {
@@ -1122,21 +1011,6 @@ fn callable_tool<'t>(value: &crate::api::Value, text: &'t str) -> Option<&'t str
         }
         _ => text.get(item.range.clone()),
     })
-}
-
-/// An insertion right where the previous edit ends joins that edit: carried into a notebook
-/// cell, a multi-line edit grows to whole source lines and would swallow the insertion point.
-fn merge_insertions(edits: Vec<Edit>) -> Vec<Edit> {
-    let mut merged: Vec<Edit> = Vec::with_capacity(edits.len());
-    for edit in edits {
-        match merged.last_mut() {
-            Some(last) if edit.range.is_empty() && edit.range.start == last.range.end => {
-                last.content.push_str(&edit.content);
-            }
-            _ => merged.push(edit),
-        }
-    }
-    merged
 }
 
 /// The `contents` of a request as an interactions `input`, when it must be written anew: a list
@@ -1461,41 +1335,6 @@ fn bytes_content(written: &str, dialect: Dialect) -> Option<String> {
     ]))
 }
 
-/// The modules written code may need imported, each with the call that shows it is used.
-const IMPORTS: &[(&str, &[&str])] = &[
-    ("base64", &["base64.b64encode(", "base64.b64decode("]),
-    ("json", &["json.loads("]),
-    ("pydantic", &["pydantic.TypeAdapter("]),
-];
-
-/// The import lines code written into `doc` needs (`import base64`, `import json`), added once
-/// after the module's first top-level import; an error when there is no such import to put it
-/// by, or it would come after a top-level use at `at`.
-pub fn import_edits(code: &str, doc: &Document, at: usize) -> Result<Vec<Edit>, String> {
-    let top = &doc.facts().top_imports;
-    let mut lines = String::new();
-    for (module, calls) in IMPORTS {
-        let Some(used) = calls.iter().find(|call| code.contains(**call)) else {
-            continue;
-        };
-        if top.modules.iter().any(|m| m == module) {
-            continue;
-        }
-        if top.insert_at.is_none_or(|insert| insert > at) {
-            return Err(format!(
-                "the rewrite calls `{used}...)`, and `import {module}` has no import to go by"
-            ));
-        }
-        lines.push_str(&format!("import {module}\n"));
-    }
-    Ok(match top.insert_at {
-        Some(insert) if !lines.is_empty() => vec![Edit::replace(insert..insert, lines)],
-        _ => Vec::new(),
-    })
-}
-
-/// The literal mime type a part names (`mime_type="text/plain"`, `mimeType: "text/plain"`) when
-/// no interactions content declares it.
 /// Whether `written` is nothing but string literals joined by `+` (and, in Python, by being
 /// adjacent), within parentheses at most: a text. An f-string or a template literal counts as a
 /// literal; a prefix other than `f`/`r`/`u` (bytes) does not.
@@ -1566,6 +1405,8 @@ fn joined_strings(written: &str, dialect: Dialect) -> bool {
     }
 }
 
+/// The literal mime type a part names (`mime_type="text/plain"`, `mimeType: "text/plain"`) when
+/// no interactions content declares it.
 fn undeclared_mime(written: &str) -> Option<String> {
     static MIME: std::sync::LazyLock<Option<regex::Regex>> = std::sync::LazyLock::new(|| {
         regex::Regex::new(r#"(?:mime_type|mimeType)["']?\s*[=:]\s*["']([\w.+-]+/[\w.+-]+)["']"#).ok()

@@ -9,7 +9,7 @@ use regex::Regex;
 use crate::api::{Entry, MapValue, Value, ValueKind};
 use crate::request_fields::snake_case;
 
-use super::request::Dialect;
+use super::writer::Dialect;
 
 /// Config keys that request structured output the predecessor way.
 pub const STRUCTURED_OUTPUT_KEYS: &[&str] =
