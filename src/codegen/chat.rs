@@ -7,10 +7,14 @@
 //! previous turn's result (`previous_interaction_id=response.id`) and the chat's creation goes.
 //! Otherwise (a turn in a loop, in a branch) the creation becomes a name holding the previous
 //! interaction's id (`chat_id = None`), each turn passes it and updates it after.
+//!
+//! It imports the writer kit, the request rewriter (its config as arguments, its contents as
+//! the input) and [`super::unit`]; the legacy rewrite imports it.
 
 use std::ops::Range;
 
-use super::request::{ConfigArguments, config_arguments, input_value};
+use super::request::contents::input_value;
+use super::request::{ConfigArguments, config_arguments};
 use super::writer::Dialect;
 use super::writer::edits::statement_removal;
 use super::writer::imports::import_edits;

@@ -5,6 +5,9 @@
 //! current class. One fix, shared by the unit's findings: all of it applies or none.
 //!
 //! The unit says what is there and where; the current package's words are here.
+//!
+//! It is the top of codegen: it imports the writer kit, the request rewriter (fields placed,
+//! contents as the input), [`super::unit`] and [`super::chat`].
 
 use std::ops::Range;
 
@@ -16,7 +19,8 @@ use crate::diagnostic::Edit;
 use crate::lang::{Document, Module, Surface};
 use crate::tables::Tables;
 
-use super::request::{input_value, place_entries};
+use super::request::contents::input_value;
+use super::request::fields::place_entries;
 use super::writer::Dialect;
 use super::writer::edits::statement_removal;
 

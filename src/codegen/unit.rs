@@ -1,10 +1,13 @@
 //! The rest of a migration unit: the reads of a request's result, rewritten with the request so
 //! that the program reads the interaction it now gets. A unit with a read that has no rewrite is
 //! not rewritten at all; the reason names the read and where it is.
+//!
+//! It imports the writer kit and structured output (a parsed answer's type); the request
+//! rewriter, the chat and the legacy rewrite import it.
 
 use std::ops::Range;
 
-use super::structured_output::parsed_as;
+use super::request::structured_output::parsed_as;
 use super::writer::Dialect;
 use super::writer::edits::whole_lines;
 use super::writer::imports::import_edits;
@@ -20,7 +23,7 @@ const SHARED_MEMBERS: &[&str] = &["model_dump", "model_dump_json"];
 
 /// The edits rewriting the reads of `call`'s result (its stream's loops too), or why the unit
 /// cannot be rewritten: `place` says where an offset is.
-pub fn result_edits(
+pub(crate) fn result_edits(
     call: &Call,
     doc: &Document,
     settings: &Settings,
@@ -436,7 +439,7 @@ fn parts_edits(
 /// `R.usage_metadata` (with the count read from it) as an interaction's `R.usage`: the range
 /// replaced and its text, or the count that has no counterpart. A legacy JavaScript result's
 /// `.response` is dropped from `receiver` by the caller.
-pub fn usage_read(
+pub(crate) fn usage_read(
     read: &Read,
     member: Option<(usize, usize)>,
     receiver: &str,

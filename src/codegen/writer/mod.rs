@@ -1,7 +1,8 @@
 //! The writer kit, at the bottom of codegen: how code is written into a document, whatever it
 //! says. [`Dialect`] prints the pieces of a request in the document's language; [`imports`]
 //! adds the imports written code needs and names a member of a client module; [`edits`]
-//! computes the ranges that remove statements and entries, and joins edits; [`lines`] answers
+//! computes the ranges that remove statements and entries, and joins edits; [`placer`] gathers
+//! a request's arguments as a config's entries are placed and writes them; [`lines`] answers
 //! questions about the lines and words of a text (where an offset is, for a message).
 //!
 //! It reads the facts (`api`, `lang`), the tables and the edits' type, and nothing else of
@@ -10,6 +11,7 @@
 pub(crate) mod edits;
 pub(crate) mod imports;
 pub(crate) mod lines;
+pub(crate) mod placer;
 
 use crate::lang::{Document, Surface};
 
@@ -26,7 +28,7 @@ pub enum Dialect {
 }
 
 impl Dialect {
-    pub fn of(doc: &Document) -> Self {
+    pub(crate) fn of(doc: &Document) -> Self {
         match doc.surface {
             Surface::JavaScript | Surface::TypeScript | Surface::Tsx => Dialect::JavaScript,
             Surface::Python | Surface::Notebook => Dialect::Python,
@@ -35,7 +37,7 @@ impl Dialect {
     }
 
     /// A named argument: `name=value`, or a property of the request object.
-    pub fn argument(self, name: &str, value: &str) -> String {
+    pub(crate) fn argument(self, name: &str, value: &str) -> String {
         match self {
             Dialect::Python => format!("{name}={value}"),
             // `{ tools }` rather than `{ tools: tools }`.
@@ -45,14 +47,14 @@ impl Dialect {
     }
 
     /// An entry in a map, written like `like` (a keyword or a dict key).
-    pub fn entry(self, key: &str, value: &str, keyword: bool) -> String {
+    pub(crate) fn entry(self, key: &str, value: &str, keyword: bool) -> String {
         match self {
             Dialect::Python if keyword => format!("{key}={value}"),
             _ => format!("{}: {value}", self.key(key)),
         }
     }
 
-    pub fn map(self, entries: &[(String, String)]) -> String {
+    pub(crate) fn map(self, entries: &[(String, String)]) -> String {
         let inner: Vec<String> = entries
             .iter()
             .map(|(k, v)| format!("{}: {v}", self.key(k)))
@@ -64,7 +66,7 @@ impl Dialect {
     }
 
     /// A map key: a string in Python, a bare name in JavaScript when it is one.
-    pub fn key(self, key: &str) -> String {
+    pub(crate) fn key(self, key: &str) -> String {
         let bare = !key.is_empty()
             && !key.starts_with(|c: char| c.is_ascii_digit())
             && key
@@ -76,11 +78,11 @@ impl Dialect {
         }
     }
 
-    pub fn string(self, value: &str) -> String {
+    pub(crate) fn string(self, value: &str) -> String {
         serde_json::Value::String(value.to_string()).to_string()
     }
 
-    pub fn true_value(self) -> &'static str {
+    pub(crate) fn true_value(self) -> &'static str {
         match self {
             Dialect::Python => "True",
             Dialect::JavaScript | Dialect::Json => "true",
@@ -92,7 +94,7 @@ impl Dialect {
     /// `string | undefined` as the old `text` was) and it type-checks, where
     /// `steps[-1].content[0].text` does not (`content` is on some step kinds only). A response
     /// body read by a `jq` filter has only what the service sends: its last step's text.
-    pub fn answer_text(self, receiver: &str) -> String {
+    pub(crate) fn answer_text(self, receiver: &str) -> String {
         match self {
             Dialect::Python | Dialect::JavaScript => format!("{receiver}.output_text"),
             Dialect::Json => format!("{receiver}.steps[-1].content[0].text"),
@@ -101,7 +103,7 @@ impl Dialect {
 
     /// An interactions call, for messages: `client.interactions.create(model=..., input=...)`
     /// with the named arguments `extra` (name, value) after the two.
-    pub fn create_call(self, extra: &[(&str, &str)]) -> String {
+    pub(crate) fn create_call(self, extra: &[(&str, &str)]) -> String {
         let mut args = vec![self.argument("model", "..."), self.argument("input", "...")];
         args.extend(extra.iter().map(|(name, value)| self.argument(name, value)));
         match self {
