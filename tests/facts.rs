@@ -84,7 +84,7 @@ use interlint::api::{
     ValueKind, Wrapper,
 };
 use interlint::codegen::legacy;
-use interlint::codegen::request::Dialect;
+use interlint::codegen::writer::Dialect;
 use interlint::lang::{Surface, documents};
 
 // ----- extraction -----

@@ -7,10 +7,18 @@
 //! previous turn's result (`previous_interaction_id=response.id`) and the chat's creation goes.
 //! Otherwise (a turn in a loop, in a branch) the creation becomes a name holding the previous
 //! interaction's id (`chat_id = None`), each turn passes it and updates it after.
+//!
+//! It imports the writer kit, the request rewriter (its config as arguments, its contents as
+//! the input) and [`super::unit`]; the legacy rewrite imports it.
 
 use std::ops::Range;
 
-use super::request::{ConfigArguments, Dialect, config_arguments, input_value};
+use super::request::contents::input_value;
+use super::request::{ConfigArguments, config_arguments};
+use super::writer::Dialect;
+use super::writer::edits::statement_removal;
+use super::writer::imports::import_edits;
+use super::writer::lines::{has_word, line_start};
 use crate::api::{Call, CallKind, ValueKind};
 use crate::diagnostic::Edit;
 use crate::lang::Document;
@@ -135,7 +143,7 @@ fn chat_edits_in(
         let message = message(call, dialect).map_err(|why| format!("{at}: {why}"))?;
         let input = match input_value(message, text, dialect) {
             Ok(Some(converted)) => {
-                edits.extend(super::request::import_edits(&converted, doc, turn.call.start)?);
+                edits.extend(import_edits(&converted, doc, turn.call.start)?);
                 converted
             }
             Ok(None) => text.get(message.range.clone()).unwrap_or_default().to_string(),
@@ -176,7 +184,7 @@ fn chat_edits_in(
         }
     }
     if straight {
-        let removal = super::request::statement_removal(text, unit.statement.clone());
+        let removal = statement_removal(text, unit.statement.clone());
         if facts.has_comment_in(&removal) {
             return Err("a comment in the chat's creation would be lost".into());
         }
@@ -278,29 +286,6 @@ pub(super) fn id_update(
         _ => format!("{id_name} = {result}.id;"),
     };
     Some(Edit::replace(line_end..line_end, format!("\n{before}{update}")))
-}
-
-fn line_start(text: &str, offset: usize) -> usize {
-    text.get(..offset)
-        .and_then(|t| t.rfind('\n'))
-        .map_or(0, |i| i + 1)
-}
-
-/// Whether `word` appears in `text` as a whole identifier, outside the `comments`.
-fn has_word(text: &str, word: &str, comments: &[Range<usize>]) -> bool {
-    has_word_where(text, word, comments, true)
-}
-
-/// [`has_word`], where an attribute of that name (`x.word`) counts only when `attributes`.
-pub(super) fn has_word_where(text: &str, word: &str, comments: &[Range<usize>], attributes: bool) -> bool {
-    let ident = |c: char| c.is_alphanumeric() || c == '_' || c == '$';
-    text.match_indices(word).any(|(i, _)| {
-        let before = text[..i].chars().next_back();
-        let after = text[i + word.len()..].chars().next();
-        !before.is_some_and(|c| ident(c) || !attributes && c == '.')
-            && !after.is_some_and(ident)
-            && !comments.iter().any(|c| c.start <= i && i < c.end)
-    })
 }
 
 /// The unit of the chat `create` of `doc` (found again in a notebook's module), or why not.

@@ -5,6 +5,9 @@
 //! current class. One fix, shared by the unit's findings: all of it applies or none.
 //!
 //! The unit says what is there and where; the current package's words are here.
+//!
+//! It is the top of codegen: it imports the writer kit, the request rewriter (fields placed,
+//! contents as the input), [`super::unit`] and [`super::chat`].
 
 use std::ops::Range;
 
@@ -16,7 +19,10 @@ use crate::diagnostic::Edit;
 use crate::lang::{Document, Module, Surface};
 use crate::tables::Tables;
 
-use super::request::{Dialect, place_entries};
+use super::request::contents::input_value;
+use super::request::fields::place_entries;
+use super::writer::Dialect;
+use super::writer::edits::statement_removal;
 
 /// The current package's module (Python) and package (JavaScript), and the JavaScript client's
 /// class.
@@ -84,10 +90,7 @@ pub fn rewrite_unit(found: &Found, dialect: Dialect, settings: &Tables) -> Resul
     // bind) keeps that import, and the legacy one goes: a second would declare the name twice.
     let imported_already = current_class_imported(found.doc, unit);
     if imported_already {
-        edits.push(Edit::replace(
-            super::request::statement_removal(text, unit.import.clone()),
-            "",
-        ));
+        edits.push(Edit::replace(statement_removal(text, unit.import.clone()), ""));
         edits.push(Edit::replace(client_range, client_text));
     } else if client_range.is_empty() && client_range.start == unit.import.end {
         edits.push(Edit::replace(
@@ -106,7 +109,7 @@ pub fn rewrite_unit(found: &Found, dialect: Dialect, settings: &Tables) -> Resul
     }
     for (range, replacement) in replacements(unit, text, dialect) {
         if imported_already && unit.repeated_imports.contains(&range) {
-            edits.push(Edit::replace(super::request::statement_removal(text, range), ""));
+            edits.push(Edit::replace(statement_removal(text, range), ""));
         } else {
             edits.push(Edit::replace(range, replacement));
         }
@@ -148,7 +151,7 @@ pub fn rewrite_unit(found: &Found, dialect: Dialect, settings: &Tables) -> Resul
     // A chat's creation goes, or holds the previous interaction's id that its turns update.
     for chat in &unit.chats {
         if chat.straight {
-            let removal = super::request::statement_removal(text, chat.statement.clone());
+            let removal = statement_removal(text, chat.statement.clone());
             if has_comment_in(&removal) {
                 return Err("a comment in the chat's creation would be lost".into());
             }
@@ -173,7 +176,7 @@ pub fn rewrite_unit(found: &Found, dialect: Dialect, settings: &Tables) -> Resul
             .is_some_and(|id| settings.is_newest_generation(id));
         let placed = place_entries(&request.config, newest, text, settings, dialect)?;
         let written = text.get(request.contents.range.clone()).unwrap_or_default();
-        let converted = crate::codegen::request::input_value(&request.contents, text, dialect)?;
+        let converted = input_value(&request.contents, text, dialect)?;
         let contents = converted.as_deref().unwrap_or(written);
         let mut arguments = vec![
             dialect.argument("model", &request.model),
@@ -228,7 +231,7 @@ fn result_edits(found: &Found, request: &LegacyRequest, settings: &Tables) -> Re
     };
     let place = |offset| match found.module {
         Some(module) => module.place(offset),
-        None => super::unit::place(found.doc, offset),
+        None => super::writer::lines::place(found.doc, offset),
     };
     super::unit::result_edits(call, found.doc, settings, &place)
 }

@@ -1,11 +1,17 @@
 //! The rest of a migration unit: the reads of a request's result, rewritten with the request so
 //! that the program reads the interaction it now gets. A unit with a read that has no rewrite is
 //! not rewritten at all; the reason names the read and where it is.
+//!
+//! It imports the writer kit and structured output (a parsed answer's type); the request
+//! rewriter, the chat and the legacy rewrite import it.
 
 use std::ops::Range;
 
-use super::request::{Dialect, import_edits};
-use super::structured_output::parsed_as;
+use super::request::structured_output::parsed_as;
+use super::writer::Dialect;
+use super::writer::edits::whole_lines;
+use super::writer::imports::import_edits;
+use super::writer::lines::has_word_where;
 use crate::api::{Call, FunctionCallsRead, PartRole, PartsLoop, Read, ReadKind, ResultUse, StreamLoop};
 use crate::diagnostic::Edit;
 use crate::lang::Document;
@@ -15,18 +21,9 @@ use crate::tables::Tables as Settings;
 /// Members a response shares with an interaction, as pydantic models (Python).
 const SHARED_MEMBERS: &[&str] = &["model_dump", "model_dump_json"];
 
-/// Where an offset of `doc` is, for a message: `line 12`, `cell 3, line 2`.
-pub fn place(doc: &Document, offset: usize) -> String {
-    let line = doc.text.get(..offset).map_or(0, |t| t.matches('\n').count()) + 1;
-    match &doc.cell {
-        Some(cell) => format!("cell {}, line {line}", cell.index),
-        None => format!("line {line}"),
-    }
-}
-
 /// The edits rewriting the reads of `call`'s result (its stream's loops too), or why the unit
 /// cannot be rewritten: `place` says where an offset is.
-pub fn result_edits(
+pub(crate) fn result_edits(
     call: &Call,
     doc: &Document,
     settings: &Settings,
@@ -303,7 +300,7 @@ fn parts_edits(
                 place(at)
             ));
         }
-        if super::chat::has_word_where(text, "thought", &doc.facts().comments, false) {
+        if has_word_where(text, "thought", &doc.facts().comments, false) {
             return Err(format!(
                 "{}: `thought`, the name that would say a content is a thought, is taken",
                 place(parts.iter.start)
@@ -439,30 +436,10 @@ fn parts_edits(
     Ok(edits)
 }
 
-/// `range` grown to whole lines when only blanks stand around it on them (with the last line's
-/// break): a statement removed leaves no blank line.
-fn whole_lines(text: &str, range: Range<usize>) -> Range<usize> {
-    let line_start = text
-        .get(..range.start)
-        .and_then(|t| t.rfind('\n'))
-        .map_or(0, |i| i + 1);
-    let line_end = text
-        .get(range.end..)
-        .and_then(|t| t.find('\n'))
-        .map_or(text.len(), |i| range.end + i);
-    let before = text.get(line_start..range.start).unwrap_or_default();
-    let after = text.get(range.end..line_end).unwrap_or_default();
-    if before.trim().is_empty() && after.trim().is_empty() {
-        line_start..(line_end + 1).min(text.len())
-    } else {
-        range
-    }
-}
-
 /// `R.usage_metadata` (with the count read from it) as an interaction's `R.usage`: the range
 /// replaced and its text, or the count that has no counterpart. A legacy JavaScript result's
 /// `.response` is dropped from `receiver` by the caller.
-pub fn usage_read(
+pub(crate) fn usage_read(
     read: &Read,
     member: Option<(usize, usize)>,
     receiver: &str,

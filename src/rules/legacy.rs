@@ -3,7 +3,7 @@
 
 use crate::api::Call;
 use crate::codegen::legacy::{new_import, rewrite_unit, unit_of};
-use crate::codegen::request::Dialect;
+use crate::codegen::writer::Dialect;
 use crate::lang::Document;
 use crate::tables::Tables;
 

@@ -218,9 +218,9 @@ pub fn requests_naming<'c>(
 
 /// The edits deleting `entries` of one container of `text`, merged into one set so that
 /// neighbours do not wait for each other's pass, and whether they delete a comment (of the
-/// entries: the comments of the entries kept stay, see [`crate::api::removal_ranges`]).
+/// entries: the comments of the entries kept stay, see [`crate::codegen::writer::edits::removal_ranges`]).
 pub fn removal_edits(entries: &[&Entry], facts: &Facts, text: &str) -> (Vec<Edit>, bool) {
-    let merged = crate::api::removal_ranges(entries, text, &facts.comments);
+    let merged = crate::codegen::writer::edits::removal_ranges(entries, text, &facts.comments);
     let deletes_comment = merged.iter().any(|r| facts.has_comment_in(r));
     (
         merged.into_iter().map(|r| Edit::replace(r, "")).collect(),

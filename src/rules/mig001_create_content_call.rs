@@ -8,7 +8,7 @@ use crate::request_fields::snake_case;
 use crate::tables::Tables;
 
 use super::mig::rewrite_found_call;
-use crate::codegen::request::Dialect;
+use crate::codegen::writer::Dialect;
 
 pub struct CreateContentCall;
 

@@ -6,7 +6,7 @@ use crate::lang::Document;
 use crate::registry::{FixAvailability, Rule, RuleContext, RuleMeta};
 use crate::tables::Tables;
 
-use crate::codegen::request::Dialect;
+use crate::codegen::writer::Dialect;
 
 pub struct ChatHistory;
 

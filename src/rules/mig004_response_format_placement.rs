@@ -8,8 +8,8 @@ use crate::request_fields::snake_case;
 use crate::tables::Tables;
 
 use super::mig::{config_map, rewrite_found_call};
-use crate::codegen::request::Dialect;
-use crate::codegen::structured_output::STRUCTURED_OUTPUT_KEYS;
+use crate::codegen::request::structured_output::STRUCTURED_OUTPUT_KEYS;
+use crate::codegen::writer::Dialect;
 
 pub struct ResponseFormatPlacement;
 

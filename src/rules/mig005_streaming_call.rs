@@ -9,7 +9,7 @@ use crate::registry::{FixAvailability, Rule, RuleContext, RuleMeta};
 use crate::tables::Tables;
 
 use super::mig::rewrite_found_call;
-use crate::codegen::request::Dialect;
+use crate::codegen::writer::Dialect;
 
 pub struct StreamingCall;
 

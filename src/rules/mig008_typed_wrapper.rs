@@ -7,7 +7,7 @@ use crate::lang::{Document, Syntax, ir};
 use crate::registry::{FixAvailability, Rule, RuleContext, RuleMeta};
 use crate::tables::Tables;
 
-use crate::codegen::request::Dialect;
+use crate::codegen::writer::Dialect;
 
 pub struct TypedWrapper;
 

@@ -9,8 +9,9 @@ use crate::request_fields::{camel_case, snake_case};
 use crate::tables::Tables;
 
 use super::mig::{budget_of, removal_edits, settings_maps, thinking_budget};
-use crate::codegen::imports::client_member;
-use crate::codegen::request::{Dialect, is_newest};
+use crate::codegen::request::is_newest;
+use crate::codegen::writer::Dialect;
+use crate::codegen::writer::imports::client_member;
 
 pub struct NewestGenerationFields;
 

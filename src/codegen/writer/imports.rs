@@ -1,5 +1,6 @@
-//! How code written into a document names a member of a client module (`ThinkingLevel` of
-//! `google.genai.types`): through what the document imports, adding the member to one of its
+//! Imports of code written into a document: the import lines a rewrite's code needs
+//! (`import base64`), and how the code names a member of a client module (`ThinkingLevel` of
+//! `google.genai.types`) through what the document imports, adding the member to one of its
 //! imports of that module when it must.
 
 use crate::diagnostic::Edit;
@@ -12,7 +13,12 @@ use crate::lang::{Document, Syntax, ir};
 /// google.genai.types import A` → `A, ThinkingLevel`), or, in Python, through the client package
 /// imported (`genai.types.ThinkingLevel`). `None` when the document imports none of these before
 /// `at`. A notebook cell sees the imports of the cells before it, and adds to its own only.
-pub fn client_member(doc: &Document, module: &str, member: &str, at: usize) -> Option<(String, Vec<Edit>)> {
+pub(crate) fn client_member(
+    doc: &Document,
+    module: &str,
+    member: &str,
+    at: usize,
+) -> Option<(String, Vec<Edit>)> {
     let (whole, base) = match &doc.module {
         Some((module, base)) => (&module.doc, *base),
         None => (doc, 0),
@@ -98,4 +104,37 @@ pub fn client_member(doc: &Document, module: &str, member: &str, at: usize) -> O
             })
         })
         .or_else(|| through_package.map(|name| (name, Vec::new())))
+}
+
+/// The modules written code may need imported, each with the call that shows it is used.
+const IMPORTS: &[(&str, &[&str])] = &[
+    ("base64", &["base64.b64encode(", "base64.b64decode("]),
+    ("json", &["json.loads("]),
+    ("pydantic", &["pydantic.TypeAdapter("]),
+];
+
+/// The import lines code written into `doc` needs (`import base64`, `import json`), added once
+/// after the module's first top-level import; an error when there is no such import to put it
+/// by, or it would come after a top-level use at `at`.
+pub(crate) fn import_edits(code: &str, doc: &Document, at: usize) -> Result<Vec<Edit>, String> {
+    let top = &doc.facts().top_imports;
+    let mut lines = String::new();
+    for (module, calls) in IMPORTS {
+        let Some(used) = calls.iter().find(|call| code.contains(**call)) else {
+            continue;
+        };
+        if top.modules.iter().any(|m| m == module) {
+            continue;
+        }
+        if top.insert_at.is_none_or(|insert| insert > at) {
+            return Err(format!(
+                "the rewrite calls `{used}...)`, and `import {module}` has no import to go by"
+            ));
+        }
+        lines.push_str(&format!("import {module}\n"));
+    }
+    Ok(match top.insert_at {
+        Some(insert) if !lines.is_empty() => vec![Edit::replace(insert..insert, lines)],
+        _ => Vec::new(),
+    })
 }

@@ -1,6 +1,9 @@
 //! Structured output: a config's `response_mime_type` and schema as one interactions
 //! `response_format` (`{"type": "text", "mime_type": ..., "schema": <JSON Schema>}`), the shape
-//! of the service's public interactions reference (the source document does not show it).
+//! of the service's public interactions reference (the source document does not show it); and
+//! how the parsed answer is read from an interaction ([`parsed_as`]).
+//!
+//! It imports the writer kit alone.
 
 use std::sync::LazyLock;
 
@@ -9,18 +12,22 @@ use regex::Regex;
 use crate::api::{Entry, MapValue, Value, ValueKind};
 use crate::request_fields::snake_case;
 
-use super::request::Dialect;
+use crate::codegen::writer::Dialect;
 
 /// Config keys that request structured output the predecessor way.
-pub const STRUCTURED_OUTPUT_KEYS: &[&str] =
+pub(crate) const STRUCTURED_OUTPUT_KEYS: &[&str] =
     &["response_mime_type", "response_schema", "response_json_schema"];
 
 /// The `response_format` value, and the binding of a schema written into it (to remove).
-pub type Format = (String, Option<std::ops::Range<usize>>);
+pub(crate) type Format = (String, Option<std::ops::Range<usize>>);
 
 /// A config's structured-output request as the `response_format` value it becomes, with the
 /// binding it inlines; `None` when the config has none, `Err` with why it cannot be written.
-pub fn response_format(map: &MapValue, text: &str, dialect: Dialect) -> Option<Result<Format, String>> {
+pub(crate) fn response_format(
+    map: &MapValue,
+    text: &str,
+    dialect: Dialect,
+) -> Option<Result<Format, String>> {
     let find = |names: &[&str]| -> Vec<&Entry> {
         map.entries
             .iter()
@@ -98,7 +105,7 @@ fn json_schema(
 }
 
 /// OpenAPI-style type names in a literal as JSON Schema's (`"OBJECT"` → `"object"`).
-pub fn lower_type_names(s: &str) -> Option<String> {
+pub(crate) fn lower_type_names(s: &str) -> Option<String> {
     let (Some(type_name), Some(type_enum)) = (TYPE_NAME.as_ref(), TYPE_ENUM.as_ref()) else {
         return None;
     };
@@ -266,7 +273,7 @@ fn python_type(name: &str) -> Option<&'static str> {
 /// config (python-genai's `_from_response`): a pydantic model by `model_validate_json`, a list
 /// of them item by item, a JSON Schema or a builtin type by `json.loads`.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum ParsedAs {
+pub(crate) enum ParsedAs {
     Model(String),
     Models(String),
     Json,
@@ -274,7 +281,7 @@ pub enum ParsedAs {
 
 impl ParsedAs {
     /// The expression that parses `answer` (the interaction's text) the same way.
-    pub fn expression(&self, answer: &str) -> String {
+    pub(crate) fn expression(&self, answer: &str) -> String {
         match self {
             ParsedAs::Model(model) => format!("{model}.model_validate_json({answer})"),
             ParsedAs::Models(model) => {
@@ -288,7 +295,7 @@ impl ParsedAs {
 /// What `call`'s `response.parsed` holds, from its config's schema; why not when the config is
 /// not known, has no schema (the old client parsed nothing), or its schema is one whose parsing
 /// interlint does not write (an enum, a union, a class defined elsewhere).
-pub fn parsed_as(call: &crate::api::Call, text: &str) -> Result<ParsedAs, String> {
+pub(crate) fn parsed_as(call: &crate::api::Call, text: &str) -> Result<ParsedAs, String> {
     let config = call
         .arg("config")
         .ok_or("the request has no config, so the old client parsed nothing")?;

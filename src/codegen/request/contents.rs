@@ -1,0 +1,655 @@
+//! The contents of a request as an interactions `input`: texts, turns and their parts as
+//! interactions contents (text, and the kinds the `[contents]` table of
+//! `rules/request_fields.toml` declares by mime type and file extension: a typed part naming a
+//! URI, bytes, a file uploaded in the same scope), or why they cannot be written.
+//!
+//! It imports the writer kit alone.
+
+use crate::api::{MapValue, Value, ValueKind};
+use crate::codegen::writer::Dialect;
+use crate::codegen::writer::edits::statement_removal;
+use crate::diagnostic::Edit;
+use crate::request_fields::snake_case;
+
+/// The `contents` of a request as an interactions `input`, when it must be written anew: a list
+/// of texts becomes a list of text contents (`[{"type": "text", "text": ...}]`), since the input
+/// is a string, a content or a list of contents (the public interactions reference), never a
+/// list of strings. `None` when the value is kept as written (a string, a name); `Err` when a
+/// list holds something interlint cannot tell is text (an image, a file, a typed part), which
+/// must become a content of its own kind by hand.
+pub(crate) fn input_value(value: &Value, text: &str, dialect: Dialect) -> Result<Option<String>, String> {
+    input_value_inlining(value, text, dialect, &mut Vec::new())
+}
+
+/// [`input_value`], where a name bound for this use alone may have its binding rewritten, with
+/// the edits in `rewrites`: a list item bound to a typed part that has an interactions content
+/// (`image = types.Part.from_uri(...)`) has the content written in its place and its binding
+/// statement removed; contents bound to the name (`contents = [prompt, image]`) are written
+/// as interactions contents where they are bound.
+pub(crate) fn input_value_inlining(
+    value: &Value,
+    text: &str,
+    dialect: Dialect,
+    rewrites: &mut Vec<Edit>,
+) -> Result<Option<String>, String> {
+    let raw = text.get(value.range.clone()).unwrap_or_default();
+    let typed = |raw: &str| raw.contains("Part(") || raw.contains("Part.from") || raw.contains("Content(");
+    match &value.kind {
+        ValueKind::List(items) => {
+            // One turn of one text (`[{"role": "user", "parts": [{"text": t}]}]`): the text.
+            if let [only] = items.as_slice()
+                && let Some(map) = only.as_map()
+                && (is_turn(map) || user_turn_parts(map).is_some())
+                && let Some(inner) = single_text_part(map, text)
+            {
+                return Ok(Some(inner));
+            }
+            // One user turn of several parts (a raw body's `[{"parts": [...]}]`): its parts.
+            if let [only] = items.as_slice()
+                && let Some(parts) = only.as_map().and_then(user_turn_parts)
+            {
+                let mut contents = Vec::with_capacity(parts.len());
+                for part in parts {
+                    let written = text.get(part.range.clone()).unwrap_or_default();
+                    let content = match part.as_map().and_then(|m| single_text_part(m, text)) {
+                        Some(inner) => text_content(&inner, dialect),
+                        None => map_part_content(part, text, dialect).ok_or_else(|| {
+                            format!(
+                                "the turn's part `{}` has no interactions content interlint writes",
+                                crate::diagnostic::one_line(written)
+                            )
+                        })?,
+                    };
+                    contents.push(content);
+                }
+                return Ok(Some(format!("[{}]", contents.join(", "))));
+            }
+            let turns = items
+                .iter()
+                .filter(|item| item.as_map().is_some_and(is_turn))
+                .count();
+            if turns > 1 {
+                return Err(
+                    "the contents are a conversation (turns with roles): the interactions endpoint keeps it \
+                     with `previous_interaction_id` (MIG003)"
+                        .into(),
+                );
+            }
+            let mut contents: Vec<String> = Vec::with_capacity(items.len());
+            for item in items {
+                let written = text.get(item.range.clone()).unwrap_or_default();
+                let is_text = match &item.kind {
+                    ValueKind::Str(_) => true,
+                    ValueKind::Name(name) => {
+                        matches!(name.value.as_ref().map(|v| &v.kind), Some(ValueKind::Str(_)))
+                    }
+                    // An f-string or a template literal, or string literals joined (`"a" + "b"`,
+                    // Python's `"a" "b"`).
+                    ValueKind::Other => {
+                        ((written.starts_with("f\"")
+                            || written.starts_with("f'")
+                            || written.starts_with('`'))
+                            && !typed(written))
+                            || joined_strings(written, dialect)
+                    }
+                    _ => false,
+                };
+                let single_text = item.as_map().and_then(|m| single_text_part(m, text));
+                match (is_text, single_text) {
+                    (true, _) => contents.push(text_content(written, dialect)),
+                    (false, Some(inner)) => contents.push(text_content(&inner, dialect)),
+                    // A typed part naming a file by its URI and a literal mime type.
+                    _ if let Some(content) = part_content(written, dialect) => contents.push(content),
+                    // A name bound to such a part for this use alone.
+                    _ if let ValueKind::Name(name) = &item.kind
+                        && name.single_use
+                        && let Some(statement) = &name.statement
+                        && let Some(bound) = name.value.as_ref().and_then(|v| text.get(v.range.clone()))
+                        && let Some(content) = part_content(bound, dialect) =>
+                    {
+                        contents.push(content);
+                        rewrites.push(Edit::replace(statement_removal(text, statement.clone()), ""));
+                    }
+                    _ if let ValueKind::Name(name) = &item.kind
+                        && let Some(bound) = name.value.as_ref().and_then(|v| text.get(v.range.clone()))
+                        && part_content(bound, dialect).is_some() =>
+                    {
+                        return Err(format!(
+                            "`{}` is bound to a typed part that other code uses too; its binding would have to \
+                             be written as an interactions content ({})",
+                            name.name,
+                            crate::diagnostic::one_line(
+                                part_content(bound, dialect).unwrap_or_default().as_str()
+                            )
+                        ));
+                    }
+                    _ if let Some(content) = map_part_content(item, text, dialect) => contents.push(content),
+                    // A file uploaded in the same scope, of a kind its path tells.
+                    _ if let Some(content) = uploaded_content(item, written, text, dialect) => {
+                        contents.push(content)
+                    }
+                    _ if item.as_map().is_some_and(is_turn) => {
+                        return Err(format!(
+                            "the contents hold `{}`, a content in the old shape; the interactions input is a \
+                             string or a list of contents",
+                            crate::diagnostic::one_line(written)
+                        ));
+                    }
+                    _ if let Some(mime) = undeclared_mime(written) => {
+                        return Err(format!(
+                            "the contents hold `{}`, a file of mime type `{mime}`, which no interactions content \
+                             declares",
+                            crate::diagnostic::one_line(written),
+                        ));
+                    }
+                    _ => {
+                        return Err(format!(
+                            "the contents hold `{}`, which interlint cannot tell is text; the interactions input \
+                             is a string or a list of contents (`{}`), each of its own kind",
+                            crate::diagnostic::one_line(written),
+                            dialect.map(&[
+                                ("type".to_string(), dialect.string("image")),
+                                ("uri".to_string(), "...".to_string()),
+                                ("mime_type".to_string(), "...".to_string()),
+                            ])
+                        ));
+                    }
+                }
+            }
+            // A list written over several lines keeps one item a line.
+            if raw.contains('\n') {
+                let indent = crate::api::line_indent(text, value.range.start);
+                let items: String = contents
+                    .iter()
+                    .map(|item| format!("{indent}    {item},\n"))
+                    .collect();
+                return Ok(Some(format!("[\n{items}{indent}]")));
+            }
+            Ok(Some(format!("[{}]", contents.join(", "))))
+        }
+        ValueKind::Map(map) => match single_text_part(map, text) {
+            Some(inner) => Ok(Some(inner)),
+            None => Err(format!(
+                "the contents are `{}`, a content in the old shape; the interactions input is a string or a list \
+                 of contents",
+                crate::diagnostic::one_line(raw)
+            )),
+        },
+        ValueKind::Other if typed(raw) => Err(format!(
+            "the contents are `{}`, a typed part; the interactions input is a string or a list of contents",
+            crate::diagnostic::one_line(raw)
+        )),
+        // A name bound in the same scope to a list or an object: passed on as it is only when
+        // it is already in the interactions shape (its binding is not rewritten).
+        // A list other code adds to: what its binding holds may block first (a conversation).
+        ValueKind::Name(name) if name.grown => {
+            if let Some(bound) = &name.value
+                && let Err(why) = input_value_inlining(bound, text, dialect, &mut Vec::new())
+            {
+                return Err(format!(
+                    "`{}` is bound to contents it cannot pass on: {why}",
+                    name.name
+                ));
+            }
+            Err(format!(
+                "`{}` is a list other code adds items to, which interlint cannot tell are interactions contents",
+                name.name
+            ))
+        }
+        ValueKind::Name(name) => match &name.value {
+            Some(
+                bound @ Value {
+                    kind: ValueKind::List(_) | ValueKind::Map(_),
+                    ..
+                },
+            ) => {
+                let mut within = Vec::new();
+                match input_value_inlining(bound, text, dialect, &mut within) {
+                    Err(why) => Err(format!(
+                        "`{}` is bound to contents it cannot pass on: {why}",
+                        name.name
+                    )),
+                    // Bound for this request alone, with no declared type the new value would
+                    // not fit: the binding is written anew.
+                    Ok(Some(converted))
+                        if name.single_use
+                            // TypeScript would infer a bound object's `type` as a string, which
+                            // no content's type is.
+                            && dialect == Dialect::Python
+                            && !declares_type(name, bound, text)
+                            && Some(converted.as_str()) != text.get(bound.range.clone()) =>
+                    {
+                        rewrites.push(Edit::replace(bound.range.clone(), converted));
+                        rewrites.append(&mut within);
+                        Ok(None)
+                    }
+                    Ok(Some(converted)) if Some(converted.as_str()) != text.get(bound.range.clone()) => {
+                        let why = if !name.single_use {
+                            "other code reads it too"
+                        } else if dialect != Dialect::Python {
+                            "a content bound to a name is typed by its value, whose `type` would be any string"
+                        } else {
+                            "its declared type would not fit them"
+                        };
+                        Err(format!(
+                            "`{}` is bound to contents in the old shape, which its binding would have to \
+                             write as interactions contents ({why})",
+                            name.name
+                        ))
+                    }
+                    Ok(_) => Ok(None),
+                }
+            }
+            // A list built otherwise (a comprehension, a sum): its items may be strings or
+            // contents in the old shape, neither of which the interactions input takes.
+            Some(bound) if text.get(bound.range.clone()).is_some_and(|t| t.starts_with('[')) => Err(format!(
+                "`{}` is bound to `{}`, a list whose items interlint cannot tell are interactions contents",
+                name.name,
+                crate::diagnostic::one_line(text.get(bound.range.clone()).unwrap_or_default())
+            )),
+            _ => Ok(None),
+        },
+        _ => Ok(None),
+    }
+}
+
+/// A value the interactions endpoint takes as a plain string: a string, a name or expression not
+/// known to hold anything else, or a content of a single text part (its text).
+pub(crate) fn string_value(value: &Value, text: &str) -> Option<String> {
+    let raw = text.get(value.range.clone())?;
+    match &value.kind {
+        ValueKind::Str(_) => Some(raw.to_string()),
+        ValueKind::Map(map) => single_text_part(map, text),
+        ValueKind::List(_) | ValueKind::Int(_) | ValueKind::Bool(_) => None,
+        ValueKind::Name(name) => match name.value.as_ref().map(|v| &v.kind) {
+            Some(ValueKind::Map(_) | ValueKind::List(_) | ValueKind::Int(_) | ValueKind::Bool(_)) => None,
+            _ => Some(raw.to_string()),
+        },
+        // A typed content built by a helper (`types.Part.from_text(...)`, `Content(...)`).
+        ValueKind::Other
+            if raw.contains("Content(") || raw.contains("Part(") || raw.contains("Part.from") =>
+        {
+            None
+        }
+        ValueKind::Other => Some(raw.to_string()),
+    }
+}
+
+/// The text of `{"parts": [{"text": ...}]}` (a role beside it aside), or of `{"text": ...}`.
+pub(crate) fn single_text_part(map: &MapValue, text: &str) -> Option<String> {
+    if !map.complete {
+        return None;
+    }
+    // A turn of the model is not the user's input.
+    if is_turn(map) && turn_role(map) != Some("user") {
+        return None;
+    }
+    let keys: Vec<String> = map.entries.iter().map(|e| snake_case(&e.key)).collect();
+    match keys.iter().map(String::as_str).collect::<Vec<_>>().as_slice() {
+        ["text"] => {
+            let value = &map.entries.first()?.value;
+            string_value(value, text).filter(|_| !matches!(value.kind, ValueKind::Map(_)))
+        }
+        ["parts"] | ["parts", "role"] | ["role", "parts"] => {
+            let parts = map.entries.iter().find(|e| snake_case(&e.key) == "parts")?;
+            match &parts.value.kind {
+                ValueKind::List(items) if items.len() == 1 => match &items.first()?.kind {
+                    ValueKind::Map(part)
+                        if part.entries.len() == 1 && snake_case(&part.entries[0].key) == "text" =>
+                    {
+                        single_text_part(part, text)
+                    }
+                    _ => None,
+                },
+                _ => None,
+            }
+        }
+        _ => None,
+    }
+}
+
+/// The text of `[{"parts": [{"text": T}]}]` (the turn's role `"user"` at most): `T`'s value.
+pub(crate) fn single_text_value(value: &Value) -> Option<&Value> {
+    let ValueKind::List(items) = &value.kind else {
+        return None;
+    };
+    let [turn] = items.as_slice() else {
+        return None;
+    };
+    let [part] = turn.as_map().and_then(user_turn_parts)? else {
+        return None;
+    };
+    let map = part.as_map().filter(|m| m.complete)?;
+    match map.entries.as_slice() {
+        [entry] if entry.key == "text" && matches!(entry.value.kind, ValueKind::Str(_)) => Some(&entry.value),
+        _ => None,
+    }
+}
+
+/// The statement binding `name` to `bound` declares its type (`contents: list[types.Content] =
+/// ...`, `const contents: ContentListUnion = ...`).
+fn declares_type(name: &crate::api::NameValue, bound: &Value, text: &str) -> bool {
+    let Some(statement) = &name.statement else {
+        return true;
+    };
+    let before = text.get(statement.start..bound.range.start).unwrap_or_default();
+    match before.find(name.name.as_str()) {
+        Some(at) => before[at + name.name.len()..].contains(':'),
+        None => true,
+    }
+}
+
+/// A content that is a turn of a conversation: it names its role, or its class sets it
+/// (`types.UserContent(...)`, `types.ModelContent(...)`).
+fn is_turn(map: &MapValue) -> bool {
+    map.entries.iter().any(|e| e.key == "role")
+        || matches!(map.wrapper.as_deref(), Some("UserContent" | "ModelContent"))
+}
+
+/// The parts of a user's turn written as an object of its parts (and its role, `"user"`): `{"parts":
+/// [...]}`, `{"role": "user", "parts": [...]}`.
+fn user_turn_parts(map: &MapValue) -> Option<&[Value]> {
+    if !map.complete || map.wrapper.is_some() || is_turn(map) && turn_role(map) != Some("user") {
+        return None;
+    }
+    let mut parts = None;
+    for entry in &map.entries {
+        match (snake_case(&entry.key).as_str(), &entry.value.kind) {
+            ("parts", ValueKind::List(items)) => parts = Some(items.as_slice()),
+            ("role", _) => {}
+            _ => return None,
+        }
+    }
+    parts
+}
+
+/// The role of a turn, when it is written (a string) or set by its class.
+fn turn_role(map: &MapValue) -> Option<&str> {
+    match map.wrapper.as_deref() {
+        Some("UserContent") => return Some("user"),
+        Some("ModelContent") => return Some("model"),
+        _ => {}
+    }
+    match &map.entries.iter().find(|e| e.key == "role")?.value.kind {
+        ValueKind::Str(role) => Some(role.as_str()),
+        _ => None,
+    }
+}
+
+/// A typed part of the current client written as the interactions content of its kind: a file
+/// by URI, bytes, or a text (`types.Part.from_text(text=t)`).
+fn part_content(written: &str, dialect: Dialect) -> Option<String> {
+    static FROM_TEXT: std::sync::LazyLock<Option<regex::Regex>> = std::sync::LazyLock::new(|| {
+        regex::Regex::new(
+            r#"^(?:[A-Za-z_][\w.]*\.)?Part\.from_text\(\s*(?:text\s*=\s*)?(?P<text>[A-Za-z_][\w.]*|"[^"\\\n]*"|'[^'\\\n]*')\s*,?\s*\)$"#,
+        )
+        .ok()
+    });
+    if let Some(content) = uri_content(written, dialect).or_else(|| bytes_content(written, dialect)) {
+        return Some(content);
+    }
+    if dialect != Dialect::Python {
+        return None;
+    }
+    let caps = FROM_TEXT.as_ref()?.captures(written.trim())?;
+    Some(text_content(caps.name("text")?.as_str(), dialect))
+}
+
+/// A text content of the interactions input.
+fn text_content(value: &str, dialect: Dialect) -> String {
+    dialect.map(&[
+        ("type".to_string(), dialect.string("text")),
+        ("text".to_string(), value.to_string()),
+    ])
+}
+
+/// `types.Part.from_uri(file_uri=U, mime_type="image/png")` (or `Part(file_data=FileData(...))`)
+/// as the interactions content of its kind: `{"type": "image", "uri": U, "mime_type": ...}`; the
+/// kind comes from the literal mime type.
+fn uri_content(written: &str, dialect: Dialect) -> Option<String> {
+    static FROM_URI: std::sync::LazyLock<Option<regex::Regex>> = std::sync::LazyLock::new(|| {
+        regex::Regex::new(
+            r#"^(?:[A-Za-z_][\w.]*\.)?Part(?:\.from_uri\(|\(\s*file_data\s*=\s*(?:[A-Za-z_][\w.]*\.)?FileData\()\s*file_uri\s*=\s*(?P<uri>(?:[^,()]|\([^()]*\))+?)\s*,\s*mime_type\s*=\s*(?P<mime>"[^"]*"|'[^']*')\s*,?\s*\)\s*,?\s*\)?$"#,
+        )
+        .ok()
+    });
+    if dialect != Dialect::Python {
+        return None;
+    }
+    let caps = FROM_URI.as_ref()?.captures(written.trim())?;
+    // Parentheses balance: `Part(file_data=FileData(...))` closes twice, `Part.from_uri(...)` once.
+    if written.matches('(').count() != written.matches(')').count() {
+        return None;
+    }
+    let mime_written = caps.name("mime")?.as_str();
+    let kind = mime_kind(mime_written.trim_matches(['"', '\'']))?;
+    Some(dialect.map(&[
+        ("type".to_string(), dialect.string(kind)),
+        ("uri".to_string(), caps.name("uri")?.as_str().to_string()),
+        ("mime_type".to_string(), mime_written.to_string()),
+    ]))
+}
+
+/// `types.Part.from_bytes(data=B, mime_type="image/png")` as the interactions content of its
+/// kind, which holds its data as base64 text: `{"type": "image", "data":
+/// base64.b64encode(B).decode(), "mime_type": "image/png"}` (the rewrite imports `base64`).
+fn bytes_content(written: &str, dialect: Dialect) -> Option<String> {
+    static FROM_BYTES: std::sync::LazyLock<Option<regex::Regex>> = std::sync::LazyLock::new(|| {
+        regex::Regex::new(
+            r#"^(?:[A-Za-z_][\w.]*\.)?Part\.from_bytes\(\s*data\s*=\s*(?P<data>[A-Za-z_][\w.]*)\s*,\s*mime_type\s*=\s*(?P<mime>"[^"]*"|'[^']*')\s*,?\s*\)$"#,
+        )
+        .ok()
+    });
+    if dialect != Dialect::Python {
+        return None;
+    }
+    let caps = FROM_BYTES.as_ref()?.captures(written.trim())?;
+    let mime_written = caps.name("mime")?.as_str();
+    let kind = mime_kind(mime_written.trim_matches(['"', '\'']))?;
+    Some(dialect.map(&[
+        ("type".to_string(), dialect.string(kind)),
+        (
+            "data".to_string(),
+            format!("base64.b64encode({}).decode()", caps.name("data")?.as_str()),
+        ),
+        ("mime_type".to_string(), mime_written.to_string()),
+    ]))
+}
+
+/// A part written as a plain object naming a file (`{"file_data": {"file_uri": U, "mime_type":
+/// "image/png"}}`, JavaScript's `{ fileData: { fileUri, mimeType } }`) or, in JavaScript, holding
+/// base64 data (`{ inlineData: { data, mimeType } }`, whose `data` is a base64 string in both
+/// packages), with a literal mime type: the interactions content of its kind. Python's
+/// `inline_data` holds bytes, which the interactions content does not take: not converted.
+fn map_part_content(item: &Value, text: &str, dialect: Dialect) -> Option<String> {
+    let map = item.as_map().filter(|m| m.complete)?;
+    let [entry] = map.entries.as_slice() else {
+        return None;
+    };
+    let (value_key, target) = match snake_case(&entry.key).as_str() {
+        "file_data" => ("file_uri", "uri"),
+        // Base64 text in JavaScript and in a JSON body; Python's holds bytes.
+        "inline_data" if dialect != Dialect::Python => ("data", "data"),
+        _ => return None,
+    };
+    let inner = entry.value.as_map().filter(|m| m.complete)?;
+    let mut value = None;
+    let mut mime = None;
+    for e in &inner.entries {
+        match snake_case(&e.key).as_str() {
+            k if k == value_key => value = Some(e),
+            "mime_type" => mime = Some(e),
+            _ => return None,
+        }
+    }
+    let (value, mime) = (value?, mime?);
+    let ValueKind::Str(mime_text) = &mime.value.kind else {
+        return None;
+    };
+    let kind = mime_kind(mime_text)?;
+    // `{ fileUri }` shorthand names a variable: its name is the value.
+    let value_text = text.get(value.value.range.clone())?;
+    Some(dialect.map(&[
+        ("type".to_string(), dialect.string(kind)),
+        (target.to_string(), value_text.to_string()),
+        (
+            "mime_type".to_string(),
+            text.get(mime.value.range.clone())?.to_string(),
+        ),
+    ]))
+}
+
+/// A name bound in the same scope to an upload whose path's extension tells the kind
+/// (`myfile = client.files.upload(file="report.pdf")`, the legacy `genai.upload_file(...)`, the
+/// JavaScript `ai.files.upload({ file: "a.png" })`): the content naming the uploaded file,
+/// `{"type": "document", "uri": myfile.uri, "mime_type": myfile.mime_type}`.
+fn uploaded_content(item: &Value, written: &str, text: &str, dialect: Dialect) -> Option<String> {
+    static PATH: std::sync::LazyLock<Option<regex::Regex>> =
+        std::sync::LazyLock::new(|| regex::Regex::new(r#"["'`][^"'`]*\.([A-Za-z0-9]+)["'`]"#).ok());
+    let ValueKind::Name(name) = &item.kind else {
+        return None;
+    };
+    let bound = text.get(name.value.as_ref()?.range.clone())?;
+    let call = bound.trim_start_matches("await").trim();
+    if !(call.contains("files.upload(") || call.contains("upload_file(")) {
+        return None;
+    }
+    let extensions: Vec<String> = PATH
+        .as_ref()?
+        .captures_iter(call)
+        .filter_map(|c| c.get(1).map(|m| m.as_str().to_ascii_lowercase()))
+        .collect();
+    let [extension] = extensions.as_slice() else {
+        return None;
+    };
+    let kind = crate::request_fields::content_kind_of_extension(extension)?;
+    let member = |m: &str| format!("{written}.{}", m);
+    Some(dialect.map(&[
+        ("type".to_string(), dialect.string(kind)),
+        ("uri".to_string(), member("uri")),
+        (
+            "mime_type".to_string(),
+            member(if dialect == Dialect::JavaScript {
+                "mimeType"
+            } else {
+                "mime_type"
+            }),
+        ),
+    ]))
+}
+
+/// Whether `written` is nothing but string literals joined by `+` (and, in Python, by being
+/// adjacent), within parentheses at most: a text. An f-string or a template literal counts as a
+/// literal; a prefix other than `f`/`r`/`u` (bytes) does not.
+fn joined_strings(written: &str, dialect: Dialect) -> bool {
+    let mut rest = written.trim();
+    while let Some(inner) = rest.strip_prefix('(').and_then(|r| r.strip_suffix(')')) {
+        rest = inner.trim();
+    }
+    let py = dialect == Dialect::Python;
+    let mut literals = 0;
+    loop {
+        rest = rest.trim_start();
+        if rest.is_empty() {
+            return literals > 1;
+        }
+        if literals > 0 {
+            match rest.strip_prefix('+') {
+                Some(after) => rest = after.trim_start(),
+                None if py => {}
+                None => return false,
+            }
+        }
+        // A Python prefix (`f`, `r`, `u`, `rf`, ...), then the literal.
+        let prefix = match py {
+            true => rest
+                .find(['"', '\''])
+                .filter(|&i| {
+                    i <= 2
+                        && rest[..i]
+                            .chars()
+                            .all(|c| matches!(c, 'f' | 'F' | 'r' | 'R' | 'u' | 'U'))
+                })
+                .unwrap_or(0),
+            false => 0,
+        };
+        let body = &rest[prefix..];
+        let Some(quote) = body
+            .chars()
+            .next()
+            .filter(|c| matches!(c, '"' | '\'') || !py && *c == '`')
+        else {
+            return false;
+        };
+        let triple: String = std::iter::repeat_n(quote, 3).collect();
+        let (open, close) = match py && body.starts_with(&triple) {
+            true => (3, triple.as_str()),
+            false => (1, &body[..1]),
+        };
+        let mut end = None;
+        let mut escaped = false;
+        for (i, c) in body[open..].char_indices() {
+            if escaped {
+                escaped = false;
+            } else if c == '\\' {
+                escaped = true;
+            } else if body[open + i..].starts_with(close) {
+                end = Some(open + i + close.len());
+                break;
+            } else if c == '\n' && open == 1 && quote != '`' {
+                return false;
+            }
+        }
+        let Some(end) = end else {
+            return false;
+        };
+        rest = &body[end..];
+        literals += 1;
+    }
+}
+
+/// The literal mime type a part names (`mime_type="text/plain"`, `mimeType: "text/plain"`) when
+/// no interactions content declares it.
+fn undeclared_mime(written: &str) -> Option<String> {
+    static MIME: std::sync::LazyLock<Option<regex::Regex>> = std::sync::LazyLock::new(|| {
+        regex::Regex::new(r#"(?:mime_type|mimeType)["']?\s*[=:]\s*["']([\w.+-]+/[\w.+-]+)["']"#).ok()
+    });
+    let mimes: Vec<&str> = MIME
+        .as_ref()?
+        .captures_iter(written)
+        .filter_map(|c| c.get(1).map(|m| m.as_str()))
+        .collect();
+    mimes
+        .into_iter()
+        .find(|m| mime_kind(m).is_none())
+        .map(str::to_string)
+}
+
+/// The interactions content type of a mime type (`image/png` → `image`), if one declares it
+/// (the `[contents]` table of `rules/request_fields.toml`).
+fn mime_kind(mime: &str) -> Option<&'static str> {
+    crate::request_fields::content_kind_of_mime(mime)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Dialect, joined_strings};
+
+    #[test]
+    fn joined_string_literals_are_text() {
+        let py = Dialect::Python;
+        let js = Dialect::JavaScript;
+        assert!(joined_strings(r#""a" + "b""#, js));
+        assert!(joined_strings("\"What is \" +\n  `the ${x} sum` + 'of'", js));
+        assert!(joined_strings(r#"("\n" "For each chair")"#, py));
+        assert!(joined_strings(r#"f"a {x}" + 'b\'c'"#, py));
+        assert!(joined_strings("\"\"\"a\nb\"\"\" \"c\"", py));
+        // Not a text: one literal (a string already), a name, bytes, a call, adjacency in JS.
+        assert!(!joined_strings(r#""a""#, py));
+        assert!(!joined_strings(r#""a" + b"#, py));
+        assert!(!joined_strings(r#"b"a" b"c""#, py));
+        assert!(!joined_strings(r#""a" + str(b)"#, py));
+        assert!(!joined_strings(r#""a" "b""#, js));
+        assert!(!joined_strings(r#""a" + "b" * 2"#, js));
+    }
+}

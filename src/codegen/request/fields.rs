@@ -1,0 +1,393 @@
+//! The config's fields in an interactions request, driven by the request-field table
+//! (`rules/request_fields.toml`, read by [`crate::request_fields`]): each entry of a config is
+//! placed by its field's [`Place`], one function per place ([`Fields::no_place`],
+//! [`Fields::direct`], [`Fields::nested`], [`Fields::thinking`]), its value written in the
+//! field's interactions shape by [`field_value`] (mapped, a plain string, keys in snake_case, a
+//! list of settings). Structured output and tools are placed whole, as their modules write them.
+//!
+//! It imports the writer kit, structured output, the contents (a content written where a
+//! string is taken) and the tools.
+
+use crate::api::{Entry, MapValue, Value, ValueKind};
+use crate::codegen::writer::Dialect;
+use crate::codegen::writer::placer::{Placed, Placer};
+use crate::request_fields::{Place, RequestField, snake_case};
+use crate::tables::Tables as Settings;
+
+use super::contents::string_value;
+use super::structured_output::{STRUCTURED_OUTPUT_KEYS, response_format};
+use super::tools::{callable_tool, tools_value};
+
+/// The config's entries as arguments of an interactions call, by the request-field table.
+pub(crate) fn place_entries(
+    map: &MapValue,
+    newest: bool,
+    text: &str,
+    settings: &Settings,
+    dialect: Dialect,
+) -> Result<Placed, String> {
+    let mut fields = Fields {
+        text,
+        settings,
+        dialect,
+        newest,
+        placer: Placer::new(dialect),
+    };
+    fields.place_map(map, None)?;
+    // A mime type with its schema become one top-level `response_format` (MIG004); a lone
+    // `text/plain` is the default answer and goes.
+    let plain_text_only = map.entries.iter().all(|e| {
+        let key = snake_case(&e.key);
+        !STRUCTURED_OUTPUT_KEYS.contains(&key.as_str())
+            || key == "response_mime_type" && matches!(&e.value.kind, ValueKind::Str(m) if m == "text/plain")
+    });
+    let placer = &mut fields.placer;
+    match response_format(map, text, dialect) {
+        _ if plain_text_only => {}
+        Some(Ok((format, inlined))) => {
+            placer.inline(inlined);
+            placer.put(Place::TopLevel, "response_format", format, "response_format")
+        }
+        Some(Err(why)) => placer.problem(format!("structured output is not carried over: {why}")),
+        None => {}
+    }
+    fields.placer.finish()
+}
+
+/// Places a config's entries one by one, each by its field's place in the request-field table.
+struct Fields<'a> {
+    text: &'a str,
+    settings: &'a Settings,
+    dialect: Dialect,
+    newest: bool,
+    placer: Placer,
+}
+
+impl<'a> Fields<'a> {
+    fn place_map(&mut self, map: &MapValue, within: Option<&str>) -> Result<(), String> {
+        for entry in &map.entries {
+            self.place(entry, within)?;
+        }
+        Ok(())
+    }
+
+    /// One entry of the config (of its object `within`, when nested), placed by its field.
+    fn place(&mut self, entry: &Entry, within: Option<&str>) -> Result<(), String> {
+        let key = snake_case(&entry.key);
+        // Structured output is placed as a whole, after the other entries.
+        if within.is_none() && STRUCTURED_OUTPUT_KEYS.contains(&key.as_str()) {
+            return Ok(());
+        }
+        let shown = match within {
+            Some(outer) => format!("{outer}.{}", entry.key),
+            None => entry.key.clone(),
+        };
+        if within.is_none()
+            && key == "tools"
+            && self.dialect == Dialect::Python
+            && let Some(name) = callable_tool(&entry.value, self.text)
+        {
+            return Err(format!(
+                "`tools` holds `{name}`, which may be a Python function the old client called by itself \
+                 (automatic function calling); the interactions endpoint returns a function-call step instead"
+            ));
+        }
+        // Tools take the interactions shape, one typed tool each.
+        if within.is_none() && key == "tools" {
+            match tools_value(&entry.value, self.text, self.dialect) {
+                Ok(value) => self.placer.put(Place::TopLevel, "tools", value, &shown),
+                Err(problem) => self.placer.problem(problem),
+            }
+            return Ok(());
+        }
+        let settings: &'a Settings = self.settings;
+        let Some(field) = settings.fields.get_within(within, &key) else {
+            self.placer.unplaced(shown, None);
+            return Ok(());
+        };
+        match field.place {
+            Place::None => self.no_place(field, shown),
+            Place::GenerationConfig | Place::TopLevel => self.direct(field, entry, &shown),
+            Place::Nested => self.nested(entry, &key, &shown)?,
+            Place::Thinking => self.thinking(entry, &shown),
+        }
+        Ok(())
+    }
+
+    /// [`Place::None`]: the field has no place in an interactions request, and the table's note
+    /// says why; a sampling setting of a request to the newest generation goes instead (MIG010).
+    fn no_place(&mut self, field: &RequestField, shown: String) {
+        if field.sampling && self.newest {
+            return;
+        }
+        self.placer.unplaced(shown, field.note.as_ref());
+    }
+
+    /// [`Place::GenerationConfig`] and [`Place::TopLevel`]: the field's value, in its new
+    /// shape, in `generation_config` or as an argument of its own.
+    fn direct(&mut self, field: &RequestField, entry: &Entry, shown: &str) {
+        // A list of settings bound to a name for this request alone
+        // (`safety_settings=safety_settings`): its items are written in the request in
+        // their new shape, and the binding goes.
+        let (value, statement) = match &entry.value.kind {
+            ValueKind::Name(name)
+                if field.item_keys.is_some()
+                    && name.single_use
+                    && let Some(bound) = name
+                        .value
+                        .as_ref()
+                        .filter(|v| matches!(v.kind, ValueKind::List(_))) =>
+            {
+                (bound, name.statement.clone())
+            }
+            _ => (&entry.value, None),
+        };
+        match field_value(field, value, shown, self.text, self.dialect) {
+            Ok(value) => {
+                self.placer.inline(statement);
+                self.placer.put(field.place, field.target(), value, shown)
+            }
+            Err(problem) => self.placer.problem(problem),
+        }
+    }
+
+    /// [`Place::Nested`]: a config object (`thinking_config`, named `key`) whose entries are
+    /// placed one by one.
+    fn nested(&mut self, entry: &Entry, key: &str, shown: &str) -> Result<(), String> {
+        match &entry.value.kind {
+            ValueKind::Map(inner) if inner.complete => self.place_map(inner, Some(key))?,
+            // A name bound to an object in the same scope: its entries are read; the binding
+            // goes when this request was its only use, else it stays for the others.
+            ValueKind::Name(name)
+                if let Some(inner) = name
+                    .value
+                    .as_ref()
+                    .and_then(|v| v.as_map())
+                    .filter(|m| m.complete) =>
+            {
+                if name.single_use
+                    && let Some(statement) = &name.statement
+                {
+                    self.placer.inline([statement.clone()]);
+                }
+                self.place_map(inner, Some(key))?
+            }
+            _ => self.placer.problem(format!(
+                "`{shown}` is not an object written in the request or bound to one in the same scope"
+            )),
+        }
+        Ok(())
+    }
+
+    /// [`Place::Thinking`]: a thinking budget, a number, as the thinking level the table gives
+    /// it, where the table puts `thinking_level`.
+    fn thinking(&mut self, entry: &Entry, shown: &str) {
+        let budget = match &entry.value.kind {
+            ValueKind::Int(n) => Some(*n),
+            ValueKind::Name(name) => match name.value.as_ref().map(|v| &v.kind) {
+                Some(ValueKind::Int(n)) => {
+                    // Bound for this request alone: the binding goes with it.
+                    if name.single_use
+                        && let Some(statement) = &name.statement
+                    {
+                        self.placer.inline([statement.clone()]);
+                    }
+                    Some(*n)
+                }
+                _ => None,
+            },
+            _ => None,
+        };
+        let fields = &self.settings.fields;
+        match budget {
+            Some(budget) => {
+                let level = self.dialect.string(fields.thinking_level(budget));
+                self.placer
+                    .put(fields.thinking_level_place(), "thinking_level", level, shown);
+            }
+            None => self.placer.problem(format!(
+                "`{shown}` is not a number written in the request or bound to one in the same scope"
+            )),
+        }
+    }
+}
+
+/// A field's value as written in an interactions request: mapped by the field's `values`,
+/// unwrapped to a string, or with its own keys in snake_case, as the table says.
+pub(crate) fn field_value(
+    field: &RequestField,
+    value: &Value,
+    shown: &str,
+    text: &str,
+    dialect: Dialect,
+) -> Result<String, String> {
+    let raw = text.get(value.range.clone()).unwrap_or_default();
+    if field.values.is_some() {
+        return mapped_value(field, value, text, dialect).ok_or_else(|| {
+            let known: Vec<&str> = field
+                .values
+                .iter()
+                .flat_map(|v| v.keys())
+                .map(String::as_str)
+                .collect();
+            format!("`{shown}` is not a literal {}", known.join(", "))
+        });
+    }
+    if field.string {
+        return string_value(value, text).ok_or_else(|| {
+            format!("`{shown}` is not a string (the interactions endpoint takes a plain string)")
+        });
+    }
+    if field.snake_keys && dialect != Dialect::Python {
+        return Ok(snake_keys(value, text, dialect));
+    }
+    if let Some(keys) = &field.item_keys {
+        return item_list(field, keys, value, shown, text, dialect);
+    }
+    Ok(raw.to_string())
+}
+
+/// A list of settings written in the call (`safety_settings=[SafetySetting(category=..., ...)]`)
+/// in the interactions shape: each key renamed by `keys`, each value a lower-case string.
+fn item_list(
+    field: &RequestField,
+    keys: &std::collections::BTreeMap<String, String>,
+    value: &Value,
+    shown: &str,
+    text: &str,
+    dialect: Dialect,
+) -> Result<String, String> {
+    let changes = || {
+        let renamed: Vec<String> = keys
+            .iter()
+            .filter(|(old, new)| old != new)
+            .map(|(old, new)| format!("`{old}` is `{new}`"))
+            .collect();
+        format!("{}, values in lower case", renamed.join(", "))
+    };
+    let ValueKind::List(items) = &value.kind else {
+        return Err(format!(
+            "`{shown}` is not a list written in the request, and its items change shape ({})",
+            changes()
+        ));
+    };
+    let mut converted = Vec::with_capacity(items.len());
+    for item in items {
+        let written = text.get(item.range.clone()).unwrap_or_default();
+        let map = item.as_map().filter(|m| m.complete).ok_or_else(|| {
+            format!(
+                "`{}` in `{shown}` is not an object interlint can read; its shape changes ({})",
+                crate::diagnostic::one_line(written),
+                changes()
+            )
+        })?;
+        let mut entries = Vec::with_capacity(map.entries.len());
+        for entry in &map.entries {
+            let key = snake_case(&entry.key);
+            let new_key = keys.get(&key).ok_or_else(|| {
+                format!(
+                    "`{}` of `{shown}` has no place in an interactions request",
+                    entry.key
+                )
+            })?;
+            let literal = match &entry.value.kind {
+                ValueKind::Str(s) => s.clone(),
+                _ => enum_member(text.get(entry.value.range.clone()).unwrap_or_default())
+                    .ok_or_else(|| format!("`{}` of `{shown}` is not a literal", entry.key))?
+                    .to_string(),
+            };
+            let literal = field
+                .item_value_prefix
+                .as_deref()
+                .and_then(|p| literal.strip_prefix(p))
+                .unwrap_or(&literal)
+                .to_lowercase();
+            entries.push((new_key.clone(), dialect.string(&literal)));
+        }
+        converted.push(dialect.map(&entries));
+    }
+    Ok(format!("[{}]", converted.join(", ")))
+}
+
+/// The member of an enum as written (`types.HarmCategory.HARM_CATEGORY_HATE_SPEECH` →
+/// `HARM_CATEGORY_HATE_SPEECH`).
+fn enum_member(written: &str) -> Option<&str> {
+    let (path, member) = written.trim().rsplit_once('.')?;
+    let is_name = |s: &str| {
+        !s.is_empty()
+            && s.chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '.')
+    };
+    (is_name(path)
+        && !member.is_empty()
+        && member
+            .chars()
+            .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_'))
+    .then_some(member)
+}
+
+/// A literal (or a list of literals) mapped by the field's `values`.
+fn mapped_value(field: &RequestField, value: &Value, text: &str, dialect: Dialect) -> Option<String> {
+    let one = |v: &Value| -> Option<String> {
+        let literal = match &v.kind {
+            ValueKind::Str(s) => s.clone(),
+            ValueKind::Bool(b) => b.to_string(),
+            ValueKind::Name(name) => match name.value.as_ref().map(|v| &v.kind) {
+                Some(ValueKind::Str(s)) => s.clone(),
+                _ => return None,
+            },
+            // An enum member: `types.FunctionCallingConfigMode.ANY`.
+            ValueKind::Other => {
+                let written = text.get(v.range.clone())?;
+                if !written.contains('.')
+                    || !written
+                        .chars()
+                        .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '.')
+                {
+                    return None;
+                }
+                written.rsplit('.').next()?.to_string()
+            }
+            _ => return None,
+        };
+        field.mapped_value(&literal).map(|m| dialect.string(m))
+    };
+    match &value.kind {
+        ValueKind::List(items) => {
+            let mapped: Option<Vec<String>> = items.iter().map(one).collect();
+            mapped.map(|m| format!("[{}]", m.join(", ")))
+        }
+        _ => one(value),
+    }
+}
+
+/// The value's text with the keys of its object literals in snake_case (`aspectRatio` →
+/// `aspect_ratio`).
+fn snake_keys(value: &Value, text: &str, dialect: Dialect) -> String {
+    fn collect(value: &Value, dialect: Dialect, out: &mut Vec<(std::ops::Range<usize>, String)>) {
+        match &value.kind {
+            ValueKind::Map(map) => {
+                for entry in &map.entries {
+                    let snake = snake_case(&entry.key);
+                    if snake != entry.key && entry.key_range != entry.value.range {
+                        out.push((entry.key_range.clone(), dialect.key(&snake)));
+                    }
+                    collect(&entry.value, dialect, out);
+                }
+            }
+            ValueKind::List(items) => items.iter().for_each(|item| collect(item, dialect, out)),
+            _ => {}
+        }
+    }
+    let mut renames = Vec::new();
+    collect(value, dialect, &mut renames);
+    renames.sort_by_key(|(range, _)| std::cmp::Reverse(range.start));
+    let start = value.range.start;
+    let mut written = text.get(value.range.clone()).unwrap_or_default().to_string();
+    for (range, key) in renames {
+        if range.start >= start && range.end <= value.range.end {
+            written.replace_range(range.start - start..range.end - start, &key);
+        }
+    }
+    written
+}

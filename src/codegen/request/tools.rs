@@ -1,0 +1,130 @@
+//! A request's tools in the interactions shape: one typed tool per old declaration
+//! (`{"type": "function", ...}`, `{"type": "google_search"}`), and a Python tool that may be a
+//! function the old client called by itself.
+//!
+//! It imports the writer kit and structured output (a schema's type names).
+
+use crate::api::{Value, ValueKind};
+use crate::codegen::writer::Dialect;
+use crate::request_fields::snake_case;
+
+/// Built-in tools whose old declaration is an empty object (`{"google_search": {}}`,
+/// `types.Tool(code_execution=types.ToolCodeExecution())`) and whose interactions tool is its type
+/// alone (`{"type": "google_search"}`), after the public interactions reference.
+const TYPE_ONLY_TOOLS: &[&str] = &["google_search", "code_execution", "url_context"];
+
+/// A request's `tools` in the interactions shape: each old tool object becomes one typed tool
+/// per entry (`{"function_declarations": [d, ...]}` → `{"type": "function", ...d}` each,
+/// `{"google_search": {}}` → `{"type": "google_search"}`); or why it cannot be written.
+pub(crate) fn tools_value(value: &Value, text: &str, dialect: Dialect) -> Result<String, String> {
+    let items: &[Value] = match &value.kind {
+        ValueKind::List(items) => items,
+        _ => {
+            return Err(format!(
+                "`tools` is `{}`, not a list written in the request; its tools need the interactions shape \
+                 (`{{\"type\": \"function\", ...}}`)",
+                crate::diagnostic::one_line(text.get(value.range.clone()).unwrap_or_default())
+            ));
+        }
+    };
+    let mut tools = Vec::new();
+    for item in items {
+        let written = text.get(item.range.clone()).unwrap_or_default();
+        let Some(map) = item.resolved_map().filter(|m| m.complete) else {
+            return Err(format!(
+                "the tool `{}` is not an object interlint can read",
+                crate::diagnostic::one_line(written)
+            ));
+        };
+        for entry in &map.entries {
+            let key = snake_case(&entry.key);
+            if TYPE_ONLY_TOOLS.contains(&key.as_str()) {
+                let empty = entry
+                    .value
+                    .as_map()
+                    .is_some_and(|m| m.complete && m.entries.is_empty());
+                if !empty {
+                    return Err(format!(
+                        "the tool `{}` has settings interlint does not carry over",
+                        entry.key
+                    ));
+                }
+                tools.push(dialect.map(&[("type".to_string(), dialect.string(&key))]));
+                continue;
+            }
+            if key != "function_declarations" {
+                return Err(format!(
+                    "the tool `{}` has no automatic rewrite to the interactions shape",
+                    entry.key
+                ));
+            }
+            let ValueKind::List(declarations) = &entry.value.kind else {
+                return Err(format!("`{}` is not a list written in the request", entry.key));
+            };
+            for declaration in declarations {
+                let shown = text.get(declaration.range.clone()).unwrap_or_default();
+                let Some(fields) = declaration.resolved_map().filter(|m| m.complete) else {
+                    return Err(format!(
+                        "the function declaration `{}` is not an object interlint can read",
+                        crate::diagnostic::one_line(shown)
+                    ));
+                };
+                let mut function = vec![("type".to_string(), dialect.string("function"))];
+                for field in &fields.entries {
+                    let name = snake_case(&field.key);
+                    let value = text.get(field.value.range.clone()).unwrap_or_default();
+                    match name.as_str() {
+                        "name" | "description" => function.push((name, value.to_string())),
+                        "parameters" | "parameters_json_schema" => {
+                            if field.value.as_map().is_some_and(|m| m.wrapper.is_some()) {
+                                return Err(format!(
+                                    "the function declaration's `{}` is a typed schema; write it as JSON Schema",
+                                    field.key
+                                ));
+                            }
+                            function.push(("parameters".to_string(), lower_schema_types(value)))
+                        }
+                        other => {
+                            return Err(format!(
+                                "the function declaration's `{other}` has no place in an interactions tool"
+                            ));
+                        }
+                    }
+                }
+                tools.push(dialect.map(&function));
+            }
+        }
+    }
+    Ok(format!("[{}]", tools.join(", ")))
+}
+
+/// A schema's OpenAPI-style type names as JSON Schema's (`"OBJECT"` → `"object"`).
+fn lower_schema_types(schema: &str) -> String {
+    super::structured_output::lower_type_names(schema).unwrap_or_else(|| schema.to_string())
+}
+
+/// An item of a Python `tools` list written in the request that is not known to be a tool
+/// declaration (a dict, a typed wrapper, a name bound to one): a function, perhaps, as written.
+pub(crate) fn callable_tool<'t>(value: &crate::api::Value, text: &'t str) -> Option<&'t str> {
+    let items: &[crate::api::Value] = match &value.kind {
+        ValueKind::List(items) => items,
+        // A list from elsewhere (a parameter) is the caller's to review: the fix is unsafe.
+        ValueKind::Name(name) => match name.value.as_ref().map(|v| &v.kind) {
+            Some(ValueKind::List(items)) => items,
+            _ => return None,
+        },
+        _ => return None,
+    };
+    items.iter().find_map(|item| match &item.kind {
+        ValueKind::Map(_) => None,
+        ValueKind::Name(name)
+            if name
+                .value
+                .as_ref()
+                .is_some_and(|v| matches!(v.kind, ValueKind::Map(_))) =>
+        {
+            None
+        }
+        _ => text.get(item.range.clone()),
+    })
+}

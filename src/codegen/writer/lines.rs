@@ -1,0 +1,39 @@
+//! Questions about the lines and words of a text: where an offset is (for a message), where its
+//! line starts, whether a name is taken.
+
+use std::ops::Range;
+
+use crate::lang::Document;
+
+/// Where an offset of `doc` is, for a message: `line 12`, `cell 3, line 2`.
+pub(crate) fn place(doc: &Document, offset: usize) -> String {
+    let line = doc.text.get(..offset).map_or(0, |t| t.matches('\n').count()) + 1;
+    match &doc.cell {
+        Some(cell) => format!("cell {}, line {line}", cell.index),
+        None => format!("line {line}"),
+    }
+}
+
+/// Where the line holding `offset` starts.
+pub(crate) fn line_start(text: &str, offset: usize) -> usize {
+    text.get(..offset)
+        .and_then(|t| t.rfind('\n'))
+        .map_or(0, |i| i + 1)
+}
+
+/// Whether `word` appears in `text` as a whole identifier, outside the `comments`.
+pub(crate) fn has_word(text: &str, word: &str, comments: &[Range<usize>]) -> bool {
+    has_word_where(text, word, comments, true)
+}
+
+/// [`has_word`], where an attribute of that name (`x.word`) counts only when `attributes`.
+pub(crate) fn has_word_where(text: &str, word: &str, comments: &[Range<usize>], attributes: bool) -> bool {
+    let ident = |c: char| c.is_alphanumeric() || c == '_' || c == '$';
+    text.match_indices(word).any(|(i, _)| {
+        let before = text[..i].chars().next_back();
+        let after = text[i + word.len()..].chars().next();
+        !before.is_some_and(|c| ident(c) || !attributes && c == '.')
+            && !after.is_some_and(ident)
+            && !comments.iter().any(|c| c.start <= i && i < c.end)
+    })
+}

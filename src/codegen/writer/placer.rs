@@ -1,0 +1,123 @@
+//! Placement: the arguments of an interactions request gathered as a config's entries are
+//! placed one by one (the generation settings into one `generation_config`, the direct fields as
+//! arguments), with the entries that have no place or a value that cannot be carried, written at
+//! the end as the arguments or as why not. Which field goes where is the caller's to say
+//! (`request::fields`, by the request-field table); this writes it.
+
+use std::ops::Range;
+
+use super::Dialect;
+use crate::request_fields::Place;
+
+/// A config's entries as an interactions request's arguments.
+pub(crate) struct Placed {
+    pub(crate) arguments: Vec<String>,
+    /// Statements binding names whose values were written into the arguments.
+    pub(crate) inlined: Vec<Range<usize>>,
+}
+
+/// The fields of an interactions request as they are placed, and what could not be.
+pub(crate) struct Placer {
+    dialect: Dialect,
+    generation: Vec<(String, String)>,
+    arguments: Vec<(String, String)>,
+    /// Where `generation_config` goes among the arguments: where its first entry was.
+    generation_at: Option<usize>,
+    unplaced: Vec<String>,
+    notes: Vec<String>,
+    /// Entries that have a place but a value that cannot be carried there.
+    problems: Vec<String>,
+    /// Bindings of names whose value was written into the request instead.
+    inlined: Vec<Range<usize>>,
+}
+
+impl Placer {
+    pub(crate) fn new(dialect: Dialect) -> Self {
+        Placer {
+            dialect,
+            generation: Vec::new(),
+            arguments: Vec::new(),
+            generation_at: None,
+            unplaced: Vec::new(),
+            notes: Vec::new(),
+            problems: Vec::new(),
+            inlined: Vec::new(),
+        }
+    }
+
+    /// One field of the interactions request; a field set twice (`thinking_level` and a budget)
+    /// is not guessed between.
+    pub(crate) fn put(&mut self, place: Place, name: &str, value: String, shown: &str) {
+        let taken = match place {
+            Place::GenerationConfig => &self.generation,
+            _ => &self.arguments,
+        };
+        if taken.iter().any(|(n, _)| n == name) {
+            self.problems
+                .push(format!("`{shown}` sets `{name}`, which another entry sets too"));
+            return;
+        }
+        match place {
+            Place::GenerationConfig => {
+                self.generation_at.get_or_insert(self.arguments.len());
+                self.generation.push((name.to_string(), value));
+            }
+            _ => self.arguments.push((name.to_string(), value)),
+        }
+    }
+
+    /// An entry (`shown` as written) with no place in an interactions request, with the note
+    /// that says why, once.
+    pub(crate) fn unplaced(&mut self, shown: String, note: Option<&String>) {
+        self.unplaced.push(shown);
+        if let Some(note) = note
+            && !self.notes.contains(note)
+        {
+            self.notes.push(note.clone());
+        }
+    }
+
+    /// An entry that has a place but a value that cannot be carried there.
+    pub(crate) fn problem(&mut self, problem: String) {
+        self.problems.push(problem);
+    }
+
+    /// Statements binding names whose values were written into the request instead (they go).
+    pub(crate) fn inline(&mut self, statements: impl IntoIterator<Item = Range<usize>>) {
+        self.inlined.extend(statements);
+    }
+
+    /// The arguments, and the statements binding names that were inlined.
+    pub(crate) fn finish(self) -> Result<Placed, String> {
+        let mut reasons = Vec::new();
+        if !self.unplaced.is_empty() {
+            let names: Vec<String> = self.unplaced.iter().map(|n| format!("`{n}`")).collect();
+            reasons.push(format!(
+                "the config's {} {} no place in an interactions request",
+                names.join(", "),
+                if names.len() == 1 { "has" } else { "have" }
+            ));
+            reasons.extend(self.notes);
+        }
+        reasons.extend(self.problems);
+        if !reasons.is_empty() {
+            return Err(reasons.join("; "));
+        }
+        let dialect = self.dialect;
+        let mut arguments: Vec<String> = self
+            .arguments
+            .iter()
+            .map(|(name, value)| dialect.argument(name, value))
+            .collect();
+        if let Some(at) = self.generation_at {
+            arguments.insert(
+                at,
+                dialect.argument("generation_config", &dialect.map(&self.generation)),
+            );
+        }
+        Ok(Placed {
+            arguments,
+            inlined: self.inlined,
+        })
+    }
+}
