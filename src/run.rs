@@ -303,7 +303,7 @@ pub fn run_in_phases(
     let (dependencies, sources): (Vec<PathBuf>, Vec<PathBuf>) = files
         .iter()
         .cloned()
-        .partition(|path| crate::rules::dependency_file_language(path).is_some());
+        .partition(|path| crate::analysis::packages::dependency_file_language(path).is_some());
     let importers = std::sync::Mutex::new(Vec::new());
     let mut reports = check_files(&sources, settings, options, progress, &|report| {
         note_importer(report, &importers)
@@ -394,7 +394,7 @@ pub fn run_walking(
     let walked = {
         let settings = &*settings;
         crate::walk::stream(root, settings, threads, &|path| {
-            if crate::rules::dependency_file_language(path).is_some() {
+            if crate::analysis::packages::dependency_file_language(path).is_some() {
                 dependencies
                     .lock()
                     .unwrap_or_else(|e| e.into_inner())
@@ -490,7 +490,12 @@ fn test_file_ids(path: &Path, settings: &Settings) -> Vec<String> {
     catch_unwind(AssertUnwindSafe(|| {
         crate::lang::documents(surface, &source.text)
             .iter()
-            .flat_map(|doc| crate::rules::ids_compared_in(doc, tables))
+            .flat_map(|doc| {
+                crate::analysis::Analysis::new(doc, path, tables)
+                    .compared_ids()
+                    .ids
+                    .clone()
+            })
             .collect()
     }))
     .unwrap_or_default()
@@ -685,7 +690,7 @@ fn importing_language(path: &Path) -> Option<(crate::tables::ClientLanguage, boo
 /// Whether a source's bytes name a legacy client package's import path at all.
 fn names_legacy(path: &Path, bytes: &[u8], tables: &crate::tables::Tables) -> bool {
     importing_language(path).is_some_and(|(language, _)| {
-        crate::rules::legacy_import_words(tables, language)
+        crate::analysis::packages::legacy_import_words(tables, language)
             .iter()
             .any(|word| memchr::memmem::find(bytes, word.as_bytes()).is_some())
     })
@@ -706,7 +711,7 @@ fn imports_legacy(path: &Path, text: &str, tables: &crate::tables::Tables) -> bo
     catch_unwind(AssertUnwindSafe(|| {
         crate::lang::documents(surface, text)
             .iter()
-            .any(|doc| crate::rules::imports_legacy_package(doc, tables))
+            .any(|doc| crate::analysis::packages::imports_legacy_package(doc, tables))
     }))
     .unwrap_or(true)
 }

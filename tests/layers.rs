@@ -20,9 +20,6 @@ const ALLOWED: &[&[&str]] = &[
     // `check` runs `watch::watch` for `--watch`, which runs `check::check_paths` again (issue
     // 42, item 5).
     &["cli/check.rs", "cli/watch.rs"],
-    // MIG011 decides "is this the client library's own code" for the rewrites of `mig.rs`,
-    // whose `client_words` it reads (issue 42, item 3: the analysis answers it).
-    &["rules/mig.rs", "rules/mig011_client_package.rs"],
     // The registry lists the rules (`rules::ALL`), which implement its `Rule`.
     &["registry.rs", "rules/mod.rs"],
     // codegen's request hub: `unit.rs` and `structured_output.rs` take `request::Dialect`,

@@ -39,11 +39,7 @@ mod mig012_grounding_metadata;
 
 use crate::registry::Rule;
 
-pub(crate) use mig011_client_package::{
-    dependency_file_language, imports_legacy_package, legacy_import_words,
-};
-
-pub use il001_unused_suppression::{META as UNUSED_SUPPRESSION, Tracker, UnusedSuppression};
+pub use il001_unused_suppression::{META as UNUSED_SUPPRESSION, UnusedSuppression};
 
 pub use man001_manifest_invalid_json::ManifestInvalidJson;
 pub use man002_manifest_missing_field::ManifestMissingField;
@@ -72,7 +68,7 @@ pub use mig005_streaming_call::StreamingCall;
 pub use mig006_function_call_parts::FunctionCallParts;
 pub use mig007_rest_endpoint::RestEndpoint;
 pub use mig008_typed_wrapper::TypedWrapper;
-pub use mig009_deprecated_model_id::{DeprecatedModelId, ids_compared_in};
+pub use mig009_deprecated_model_id::DeprecatedModelId;
 pub use mig010_newest_generation_fields::NewestGenerationFields;
 pub use mig011_client_package::ClientPackage;
 pub use mig012_grounding_metadata::GroundingMetadata;
