@@ -70,8 +70,8 @@ pub trait Rule: Send + Sync {
     }
 }
 
-/// Whether two rule references are the same rule. Rules are zero-sized statics, whose addresses
-/// may coincide; each has its own metadata static, which does not.
+/// Whether two rule references are the same rule. Most rules are zero-sized statics, whose
+/// addresses may coincide; each has its own metadata static, which does not.
 pub fn same_rule(a: &dyn Rule, b: &dyn Rule) -> bool {
     std::ptr::eq(a.meta(), b.meta())
 }
