@@ -13,7 +13,14 @@ lang/mod.rs) are not counted.
     python3 benches/layers.py -v           # and the imports inside each, with their files
     python3 benches/layers.py --no-tests   # leave out `#[cfg(test)] mod ...` blocks
     python3 benches/layers.py --edges      # every module's imports
+    python3 benches/layers.py --files      # each .rs file a node of its own (rules/mig.rs, ...)
     python3 benches/layers.py SRC          # another source folder (an old tree from git archive)
+
+With --files a path names the file of its longest prefix that is a file's module
+(`crate::rules::mig::client_words` -> rules/mig.rs, `super::CheckArgs` from cli/check.rs ->
+cli/mod.rs); paths to the crate's root (lib.rs, main.rs) are left out as in the module graph.
+`cargo test --test layers` computes the same file-level circles and fails on one that is not
+in its allow-list.
 """
 
 import os
@@ -24,6 +31,7 @@ args = [a for a in sys.argv[1:] if not a.startswith('-')]
 ROOT = args[0] if args else os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'src')
 VERBOSE = '-v' in sys.argv
 NO_TESTS = '--no-tests' in sys.argv
+FILES = '--files' in sys.argv
 
 LANG = os.path.join(ROOT, 'lang')
 TOP_MODULES = {f[:-3] if f.endswith('.rs') else f for f in os.listdir(ROOT)}
@@ -38,8 +46,28 @@ def module_path(rel):
     return parts
 
 
+def file_modules():
+    """Every file's module path: (rules, mig) -> rules/mig.rs."""
+    found = {}
+    for folder, _, files in os.walk(ROOT):
+        for name in files:
+            if name.endswith('.rs'):
+                rel = os.path.relpath(os.path.join(folder, name), ROOT).replace(os.sep, '/')
+                found[tuple(module_path(rel))] = rel
+    return found
+
+
+FILE_MODULES = file_modules() if FILES else {}
+
+
 def node(path):
-    """The graph's module of a path below `crate`."""
+    """The graph's module of a path below `crate` (with --files, the file of its longest prefix
+    that is a file's module)."""
+    if FILES:
+        for k in range(len(path), 0, -1):
+            if tuple(path[:k]) in FILE_MODULES:
+                return FILE_MODULES[tuple(path[:k])]
+        return None
     if not path or path[0] in ('lib', 'main'):
         return None
     if path[0] == 'lang':
@@ -183,7 +211,9 @@ for folder, _, files in os.walk(ROOT):
             paths.append((m.group(1).split('::'), module_at(here, blocks, m.start())))
         for path, at in paths:
             target = node(absolute(path, at) or [])
-            if target not in TOP_MODULES and not target.startswith('lang::'):
+            if target is None:
+                continue
+            if not FILES and target not in TOP_MODULES and not target.startswith('lang::'):
                 continue
             if target and target != source:
                 edges.setdefault(source, {}).setdefault(target, set()).add(rel)

@@ -1,16 +1,63 @@
-//! Rule codes as data: every code of this version, and how a selector written by a user
-//! (` mig009`, `MIG`, `ALL`) is read and checked. The configuration, suppression comments and
-//! the command line check selectors here, below the rules themselves; the registry's tests keep
-//! [`CODES`] equal to the codes of `rules::ALL`.
+//! Rule codes as data: every rule of this version, registered once ([`registered_rules`]),
+//! its codes ([`CODES`]), and how a selector written by a user (` mig009`, `MIG`, `ALL`) is
+//! read and checked. The configuration, suppression comments and the command line check
+//! selectors here, below the rules themselves; the registry's tests keep each registered code
+//! equal to its rule's own.
 
-/// Every rule code of this version, in the order of `rules::ALL`: the MIG family, then MAN,
-/// then MCP, then IL (about interlint itself).
-pub const CODES: &[&str] = &[
-    "MIG001", "MIG002", "MIG003", "MIG004", "MIG005", "MIG006", "MIG007", "MIG008", "MIG009", "MIG010",
-    "MIG011", "MIG012", "MAN001", "MAN002", "MAN003", "MAN004", "MAN005", "MAN006", "MAN007", "MCP001",
-    "MCP002", "MCP003", "MCP004", "MCP005", "MCP006", "MCP007", "MCP008", "MCP009", "MCP010", "MCP011",
-    "MCP012", "IL001",
-];
+/// Every rule of this version, registered once: its code, and the static that implements it
+/// as `rules` names it (tokens only: this module imports no rule). In order: the MIG family,
+/// then MAN, then MCP, then IL (about interlint itself), each in code order. Hands the list to
+/// the macro `$make`: [`CODES`] is made from it here, `rules::ALL` in `rules`.
+macro_rules! registered_rules {
+    ($make:ident) => {
+        $make! {
+            "MIG001" => mig001_create_content_call::CreateContentCall,
+            "MIG002" => mig002_response_text::ResponseText,
+            "MIG003" => mig003_chat_history::ChatHistory,
+            "MIG004" => mig004_response_format_placement::ResponseFormatPlacement,
+            "MIG005" => mig005_streaming_call::StreamingCall,
+            "MIG006" => mig006_function_call_parts::FunctionCallParts,
+            "MIG007" => mig007_rest_endpoint::RestEndpoint,
+            "MIG008" => mig008_typed_wrapper::TypedWrapper,
+            "MIG009" => mig009_deprecated_model_id::DeprecatedModelId,
+            "MIG010" => mig010_newest_generation_fields::NewestGenerationFields,
+            "MIG011" => mig011_client_package::ClientPackage,
+            "MIG012" => mig012_grounding_metadata::GroundingMetadata,
+            "MAN001" => man::MANIFEST_INVALID_JSON,
+            "MAN002" => man::MANIFEST_MISSING_FIELD,
+            "MAN003" => man::MANIFEST_WRONG_TYPE,
+            "MAN004" => man::MANIFEST_SCHEMA_VERSION,
+            "MAN005" => man::MANIFEST_STATUS,
+            "MAN006" => man::MANIFEST_INTENTS,
+            "MAN007" => man::MANIFEST_HELD_OUT,
+            "MCP001" => mcp001_tool_description::ToolDescription,
+            "MCP002" => mcp002_tool_annotations::ToolAnnotations,
+            "MCP003" => mcp003_strict_input_schema::StrictInputSchema,
+            "MCP004" => mcp004_stdout_in_stdio_server::StdoutInStdioServer,
+            "MCP005" => mcp005_upstream_timeout::UpstreamTimeout,
+            "MCP006" => mcp006_api_key_fail_fast::ApiKeyFailFast,
+            "MCP007" => mcp007_list_bounds::ListBounds,
+            "MCP008" => mcp008_response_format_input::ResponseFormatInput,
+            "MCP009" => mcp009_errors_as_results::ErrorsAsResults,
+            "MCP010" => mcp010_list_result_fields::ListResultFields,
+            "MCP011" => mcp011_response_size::ResponseSize,
+            "MCP012" => mcp012_resource_metadata::ResourceMetadata,
+            "IL001" => il001_unused_suppression::UnusedSuppression,
+        }
+    };
+}
+pub(crate) use registered_rules;
+
+/// [`CODES`] from the list of [`registered_rules`].
+macro_rules! codes_of {
+    ($($code:literal => $($rule:ident)::+,)*) => {
+        /// Every rule code of this version, in the order of their registration
+        /// ([`registered_rules`]).
+        pub const CODES: &[&str] = &[$($code),*];
+    };
+}
+
+registered_rules!(codes_of);
 
 /// A selector as written by a user (` mig009`), as interlint compares it (`MIG009`).
 pub fn normalize_selector(selector: &str) -> String {

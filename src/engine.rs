@@ -3,6 +3,7 @@
 use std::path::Path;
 
 use crate::analysis::Analysis;
+use crate::analysis::suppressions::Tracker;
 use crate::diagnostic::{CellLocation, Diagnostic, Fix};
 use crate::lang::{self, Surface};
 use crate::registry::{Rule, RuleContext};
@@ -114,12 +115,11 @@ fn lint_documents(
     let file_name = path.file_name().and_then(|n| n.to_str()).unwrap_or_default();
     let mut out = Vec::new();
     // IL001 judges the directives after the other rules, over all of the file's documents.
-    let unused = rules
-        .iter()
-        .any(|r| std::ptr::eq(r.meta(), &crate::rules::UNUSED_SUPPRESSION));
-    let mut tracker = crate::rules::Tracker::default();
+    let judge_directives = rules.iter().copied().find(|r| r.judges_directives());
+    let unused = judge_directives.is_some();
+    let mut tracker = Tracker::default();
     for doc in docs {
-        let analysis = Analysis::new(&doc);
+        let analysis = Analysis::new(&doc, path, &settings.tables);
         let mut cx = RuleContext {
             settings: &settings.tables,
             file_name,
@@ -153,8 +153,8 @@ fn lint_documents(
             tracker.add(&doc, directives);
         }
     }
-    if unused {
-        for (diagnostic, place) in tracker.unused(&settings.rules_for(path)) {
+    if let Some(rule) = judge_directives {
+        for (diagnostic, place) in rule.judge_directives(tracker, &settings.rules_for(path)) {
             let cell_index = place.cell.as_ref().map(|origin| LineIndex::new(&origin.text));
             out.push(carry(
                 diagnostic,

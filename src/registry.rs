@@ -1,6 +1,9 @@
 //! The rule registry: every rule's metadata, its documentation page, and rule selection.
 
+use std::rc::Rc;
+
 use crate::analysis::Analysis;
+use crate::analysis::suppressions::{DocPlace, Tracker};
 use crate::diagnostic::Diagnostic;
 use crate::lang::Document;
 use crate::tables::Tables;
@@ -48,10 +51,27 @@ pub trait Rule: Send + Sync {
 
     /// Reports findings on one document; ranges and edits are in the document's own text.
     fn check(&self, doc: &Document, cx: &mut RuleContext);
+
+    /// Whether the rule judges a file's suppression directives once the other rules have run
+    /// on all of its documents (IL001): the engine then collects them for
+    /// [`judge_directives`](Rule::judge_directives).
+    fn judges_directives(&self) -> bool {
+        false
+    }
+
+    /// The findings on a file's suppression directives, each with the document it is in;
+    /// `enabled`: the rules enabled for the file.
+    fn judge_directives(
+        &self,
+        _directives: Tracker,
+        _enabled: &[&'static dyn Rule],
+    ) -> Vec<(Diagnostic, Rc<DocPlace>)> {
+        Vec::new()
+    }
 }
 
-/// Whether two rule references are the same rule. Rules are zero-sized statics, whose addresses
-/// may coincide; each has its own metadata static, which does not.
+/// Whether two rule references are the same rule. Most rules are zero-sized statics, whose
+/// addresses may coincide; each has its own metadata static, which does not.
 pub fn same_rule(a: &dyn Rule, b: &dyn Rule) -> bool {
     std::ptr::eq(a.meta(), b.meta())
 }

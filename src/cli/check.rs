@@ -74,7 +74,13 @@ pub(super) fn check(mut args: CheckArgs) -> anyhow::Result<u8> {
         return check_stdin(Path::new("-"), &settings, &args, &cwd);
     }
     if args.watch {
-        return super::watch::watch(&args, settings, &cwd, &|| make_settings().map(|(_, s)| s));
+        return super::watch::watch(
+            &args,
+            settings,
+            &cwd,
+            &|| make_settings().map(|(_, s)| s),
+            &check_paths,
+        );
     }
     check_paths(&args, &mut settings, &cwd)
 }

@@ -7,19 +7,23 @@ use std::time::Duration;
 use notify::{EventKind, RecursiveMode, Watcher};
 
 use super::CheckArgs;
-use super::check::check_paths;
 use crate::settings::Settings;
 
 /// Changes that come together (an editor's save, a fix run) make one new check.
 const SETTLE: Duration = Duration::from_millis(150);
 
-/// Runs until interrupted. `make_settings` reads the configuration again when a change
-/// touches a configuration file.
+/// One check of the paths of the command line (`check`'s, handed in by it: a watch only says
+/// when to check again).
+pub(super) type CheckPaths = dyn Fn(&CheckArgs, &mut Settings, &Path) -> anyhow::Result<u8>;
+
+/// Runs `check_paths` until interrupted. `make_settings` reads the configuration again when a
+/// change touches a configuration file.
 pub(super) fn watch(
     args: &CheckArgs,
     settings: Settings,
     cwd: &Path,
     make_settings: &dyn Fn() -> anyhow::Result<Settings>,
+    check_paths: &CheckPaths,
 ) -> anyhow::Result<u8> {
     let (tx, rx) = mpsc::channel();
     let mut watcher =

@@ -6,19 +6,14 @@
 //! document's own text land on the right bytes of the file.
 
 pub mod bindings;
-pub mod compared;
-pub mod elements;
 pub mod facts;
 pub mod http;
 pub mod ir;
 pub mod javascript;
 pub mod json;
-pub mod keys;
-pub mod knowledge;
 pub mod markdown;
 pub mod notebook;
 pub mod python;
-pub mod recorded;
 pub mod rest;
 pub mod rust;
 pub mod rust_requests;

@@ -246,18 +246,21 @@ pub fn thinking_budget(entry: &Entry) -> Option<i64> {
     }
 }
 
+/// Why a create-content call of the current package's own code or tests is not rewritten.
+pub const OWN_CURRENT_CODE: &str = "this is the client package's own code or test of the \
+     create-content method; a rewrite would change what it tests";
+
 /// [`rewrite_to_interactions`] of a call found by a rule, except in the current package's own
-/// code and tests, which call the create-content method by design (`own_current` caches that
-/// answer for the document).
+/// code and tests, which call the create-content method by design
+/// ([`Analysis::own_current_code`](crate::analysis::Analysis::own_current_code)).
 pub fn rewrite_found_call(
     call: &Call,
     doc: &Document,
     cx: &crate::registry::RuleContext,
-    own_current: &mut Option<bool>,
     stream: bool,
 ) -> Result<Rewritten, String> {
-    if super::mig011_client_package::own_current_code(cx, doc, own_current) {
-        return Err(super::mig011_client_package::OWN_CURRENT_CODE.to_string());
+    if cx.analysis.own_current_code() {
+        return Err(OWN_CURRENT_CODE.to_string());
     }
     rewrite_to_interactions(call, doc, cx.settings, stream)
 }

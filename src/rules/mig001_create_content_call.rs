@@ -42,8 +42,6 @@ impl Rule for CreateContentCall {
     fn check(&self, doc: &Document, cx: &mut RuleContext) {
         let dialect = Dialect::of(doc);
         let create = dialect.create_call(&[]);
-        let mut own_project: Option<bool> = None;
-        let mut own_current: Option<bool> = None;
         for call in &doc.facts().calls {
             let through = if call.alias.is_some() {
                 " (an alias of the create-content method)"
@@ -57,7 +55,7 @@ impl Rule for CreateContentCall {
                         call.callee_text
                     );
                     let diagnostic = Diagnostic::new(&META, Severity::Error, message, call.callee.clone());
-                    cx.report(match rewrite_found_call(call, doc, cx, &mut own_current, false) {
+                    cx.report(match rewrite_found_call(call, doc, cx, false) {
                         Ok(rewritten) => diagnostic.with_fix(
                             rewritten.fix(Applicability::Unsafe, "Rewrite as `interactions.create(...)`"),
                         ),
@@ -69,7 +67,7 @@ impl Rule for CreateContentCall {
                 }
                 CallKind::LegacyCreate { stream: false } => {
                     // The legacy package's own code and tests use it by design.
-                    if super::mig011_client_package::own_legacy_code(cx, doc, &mut own_project) {
+                    if cx.analysis.own_legacy_code() {
                         continue;
                     }
                     let message = format!(

@@ -45,7 +45,6 @@ impl Rule for ResponseText {
 
     fn check(&self, doc: &Document, cx: &mut RuleContext) {
         let dialect = Dialect::of(doc);
-        let mut own_project: Option<bool> = None;
         for read in &doc.facts().reads {
             let fixable_form = match read.kind {
                 ReadKind::Text => true,
@@ -59,9 +58,7 @@ impl Rule for ResponseText {
             }
             // The legacy package's own project reads its own responses by design (MIG001 is
             // not reported there either).
-            if read.origin == Origin::Response
-                && super::mig011_client_package::own_legacy_code(cx, doc, &mut own_project)
-            {
+            if read.origin == Origin::Response && cx.analysis.own_legacy_code() {
                 continue;
             }
             if let ReadKind::Usage { member } = read.kind {

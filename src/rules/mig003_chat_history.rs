@@ -53,7 +53,6 @@ impl Rule for ChatHistory {
 
     fn check(&self, doc: &Document, cx: &mut RuleContext) {
         let suggestion = suggestion(Dialect::of(doc));
-        let mut own_current: Option<bool> = None;
         for call in &doc.facts().calls {
             let helper = match call.kind {
                 CallKind::ChatCreate | CallKind::StartChat => Some("creates a chat helper"),
@@ -67,7 +66,7 @@ impl Rule for ChatHistory {
                 );
                 let diagnostic = Diagnostic::new(&META, Severity::Error, message, call.callee.clone());
                 cx.report(match call.kind {
-                    CallKind::ChatCreate => match rewrite(call, doc, cx, &mut own_current) {
+                    CallKind::ChatCreate => match rewrite(call, doc, cx) {
                         Ok(rewritten) => diagnostic.with_fix(rewritten.fix(
                             Applicability::Unsafe,
                             "Send each turn with `interactions.create(...)`, naming the previous interaction",
@@ -128,10 +127,9 @@ fn rewrite(
     call: &crate::api::Call,
     doc: &Document,
     cx: &RuleContext,
-    own_current: &mut Option<bool>,
 ) -> Result<crate::codegen::request::Rewritten, String> {
-    if super::mig011_client_package::own_current_code(cx, doc, own_current) {
-        return Err(super::mig011_client_package::OWN_CURRENT_CODE.to_string());
+    if cx.analysis.own_current_code() {
+        return Err(super::mig::OWN_CURRENT_CODE.to_string());
     }
     crate::codegen::chat::rewrite_chat(call, doc, cx.settings)
 }

@@ -49,7 +49,6 @@ impl Rule for ResponseFormatPlacement {
         let dialect = Dialect::of(doc);
         let facts = doc.facts();
         parsed_reads(doc, cx);
-        let mut own_current: Option<bool> = None;
         for call in &facts.calls {
             let Some((config, map, editable)) = config_map(call) else {
                 continue;
@@ -58,13 +57,9 @@ impl Rule for ResponseFormatPlacement {
             // request's rewrite (the request-field table's conversion): the fix is that rewrite,
             // so the file is never left with a `response_format` the old endpoint does not read.
             let rewrite = match call.kind {
-                CallKind::Create | CallKind::CreateStream => rewrite_found_call(
-                    call,
-                    doc,
-                    cx,
-                    &mut own_current,
-                    call.kind == CallKind::CreateStream,
-                ),
+                CallKind::Create | CallKind::CreateStream => {
+                    rewrite_found_call(call, doc, cx, call.kind == CallKind::CreateStream)
+                }
                 CallKind::Rest { .. } => Err("the request's rewrite (MIG007) carries it".to_string()),
                 _ => Err("the legacy client's call is not rewritten".to_string()),
             };

@@ -1,9 +1,9 @@
 //! MIG005 streaming-call: the predecessor streaming call, and stream chunks read the old way.
 
+use crate::analysis::recorded::{Record, TextUrl};
 use crate::api::{CallKind, Origin, ReadKind, ValueKind};
 use crate::diagnostic::{Applicability, Diagnostic, Severity};
 use crate::endpoint::MATCHER;
-use crate::lang::recorded::{self, Record, TextUrl};
 use crate::lang::{Document, Surface};
 use crate::registry::{FixAvailability, Rule, RuleContext, RuleMeta};
 use crate::tables::Tables;
@@ -55,8 +55,6 @@ impl Rule for StreamingCall {
         let facts = doc.facts();
         let dialect = Dialect::of(doc);
         let create = dialect.create_call(&[("stream", dialect.true_value())]);
-        let mut own_project: Option<bool> = None;
-        let mut own_current: Option<bool> = None;
         for call in &facts.calls {
             match call.kind {
                 CallKind::CreateStream => {
@@ -66,7 +64,7 @@ impl Rule for StreamingCall {
                         dialect.argument("stream", dialect.true_value())
                     );
                     let diagnostic = Diagnostic::new(&META, Severity::Error, message, call.callee.clone());
-                    cx.report(match rewrite_found_call(call, doc, cx, &mut own_current, true) {
+                    cx.report(match rewrite_found_call(call, doc, cx, true) {
                         Ok(rewritten) => diagnostic.with_fix(rewritten.fix(
                             Applicability::Unsafe,
                             format!(
@@ -79,7 +77,7 @@ impl Rule for StreamingCall {
                 }
                 CallKind::LegacyCreate { stream: true } => {
                     // The legacy package's own code and tests use it by design.
-                    if super::mig011_client_package::own_legacy_code(cx, doc, &mut own_project) {
+                    if cx.analysis.own_legacy_code() {
                         continue;
                     }
                     let message = format!(
@@ -124,7 +122,8 @@ impl Rule for StreamingCall {
         // rewrites the request (with `"stream": true`); what reads the reply must change too.
         // One finding per recorded request (a test replay names its URL twice).
         if doc.surface != Surface::Markdown {
-            for TextUrl { url, record } in recorded::predecessor_urls(doc) {
+            let analysis = cx.analysis;
+            for TextUrl { url, record } in analysis.predecessor_urls() {
                 if !url.stream {
                     continue;
                 }

@@ -4,10 +4,10 @@
 
 use std::ops::Range;
 
+use crate::analysis::recorded::{Record, TextUrl};
 use crate::api::{Body, CallKind, Facts, HttpRequest};
 use crate::diagnostic::{Applicability, Diagnostic, Edit, Fix, Severity};
 use crate::endpoint::{MATCHER, PredecessorUrl};
-use crate::lang::recorded::{self, Record, TextUrl};
 use crate::lang::{Document, Surface};
 use crate::registry::{FixAvailability, Rule, RuleContext, RuleMeta};
 use crate::tables::Tables;
@@ -56,7 +56,7 @@ impl Rule for RestEndpoint {
             return;
         }
         let facts = doc.facts();
-        let text_urls = recorded::predecessor_urls(doc);
+        let text_urls = cx.analysis.predecessor_urls();
         // A body recorded next to its URL (a test replay) is reported with the URL.
         let records: Vec<&Range<usize>> = text_urls
             .iter()
@@ -80,7 +80,7 @@ impl Rule for RestEndpoint {
                 .filter_map(|r| r.url.as_ref())
                 .any(|u| u.start <= path.start && path.end <= u.end)
         };
-        for TextUrl { url, record } in &text_urls {
+        for TextUrl { url, record } in text_urls {
             if !in_request(&url.path) {
                 let suggestion = match record.as_ref().and_then(Record::note) {
                     Some(note) => format!("{note}. {}", url_suggestion(url)),

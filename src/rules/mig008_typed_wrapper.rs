@@ -59,7 +59,6 @@ impl Rule for TypedWrapper {
         // Whether each create-content request migrates, asked once per call.
         let mut migrates: std::collections::HashMap<std::ops::Range<usize>, Result<(), String>> =
             std::collections::HashMap::new();
-        let mut own_current: Option<bool> = None;
         let mut outcomes = Vec::with_capacity(facts.wrappers.len());
         for wrapper in &facts.wrappers {
             let class = class_of(&wrapper.name);
@@ -140,9 +139,9 @@ impl Rule for TypedWrapper {
                         CallKind::CreateStream => true,
                         _ => return None,
                     };
-                    let outcome = migrates.entry(range).or_insert_with(|| {
-                        super::mig::rewrite_found_call(call, doc, cx, &mut own_current, stream).map(|_| ())
-                    });
+                    let outcome = migrates
+                        .entry(range)
+                        .or_insert_with(|| super::mig::rewrite_found_call(call, doc, cx, stream).map(|_| ()));
                     match outcome {
                         Ok(()) => return None,
                         Err(why) => {

@@ -2,16 +2,14 @@
 //! deprecated, or one whose migration is recommended. A specialised model (image output, live,
 //! speech, embeddings) is never replaced by a text model.
 
-use std::collections::HashSet;
 use std::ops::Range;
 
+use crate::analysis::keys::sibling_keys;
+use crate::analysis::knowledge::{Words, known};
 use crate::api::ValueKind;
 use crate::diagnostic::{Applicability, Diagnostic, Edit, Fix, Severity};
-use crate::lang::compared::compared_strings;
-use crate::lang::keys::sibling_keys;
-use crate::lang::knowledge::{Words, known};
 use crate::lang::{Document, Syntax, ir};
-use crate::models::{ModelMatch, ModelStatus, Specialised, with_prefix};
+use crate::models::{ModelStatus, Specialised, with_prefix};
 use crate::registry::{FixAvailability, Rule, RuleContext, RuleMeta};
 use crate::request_fields::snake_case;
 use crate::rules::mig::{rejected_by_newest, requests_naming, settings_maps};
@@ -39,11 +37,8 @@ impl Rule for DeprecatedModelId {
     }
 
     fn check(&self, doc: &Document, cx: &mut RuleContext) {
-        let found: Vec<_> = doc
-            .scan_regions
-            .iter()
-            .flat_map(|region| cx.settings.matcher.find(&doc.text, region.clone()))
-            .collect();
+        let analysis = cx.analysis;
+        let found = analysis.model_ids();
         if found.is_empty() {
             return;
         }
@@ -56,10 +51,10 @@ impl Rule for DeprecatedModelId {
             leads: &leads,
         };
         let known = known(doc, &ranges, &words);
-        let compared = compared_ids(doc, cx, &found);
+        let compared = analysis.compared_ids();
         let answered_by = &cx.settings.models.answered_by_keys;
         let mut kind_sites: Option<Vec<KindCall>> = None;
-        for (found, known) in found.into_iter().zip(known) {
+        for (found, known) in found.iter().zip(known) {
             let assigned_to = key_before(&doc.text, found.range.start);
             if assigned_to.is_some_and(|key| answered_by.iter().any(|k| k == key)) {
                 continue;
@@ -69,7 +64,7 @@ impl Rule for DeprecatedModelId {
             let written = &doc.text[found.range.clone()];
             let base = with_prefix(&entry.id, &found.prefix);
             let kind = models.kind_of(&entry.id);
-            let table_replacement = models.replacement(&found);
+            let table_replacement = models.replacement(found);
             // A text id used the specialised way (a request asking for images, a live session)
             // is not replaced by its text successor.
             let used_as = match (kind, &table_replacement) {
@@ -175,7 +170,7 @@ impl Rule for DeprecatedModelId {
                 }
                 if compared.at.contains(&found.range.start) {
                     why.push("a test compares against this id".to_string());
-                } else if compared.ids.contains(written) {
+                } else if compared.ids.iter().any(|id| id == written) {
                     why.push("a test in this file compares against this id".to_string());
                 } else if let Some(test) = cx.settings.compared_in_tests.test_of(written, cx.path) {
                     why.push(format!("a test in `{test}` compares against this id"));
@@ -212,60 +207,6 @@ impl Rule for DeprecatedModelId {
             cx.report(diagnostic);
         }
     }
-}
-
-/// The ids a test file compares against (see [`compared_strings`]): where they are compared,
-/// and each id as written. Every occurrence of such an id in the file changes with the
-/// comparison or not at all, so its fix is unsafe everywhere in the file.
-#[derive(Default)]
-struct Compared {
-    at: Vec<usize>,
-    ids: HashSet<String>,
-}
-
-fn compared_ids(doc: &Document, cx: &RuleContext, found: &[ModelMatch]) -> Compared {
-    let mut compared = Compared::default();
-    if !cx.settings.models.tests.is_test_file(cx.path) {
-        return compared;
-    }
-    for f in compared_matches(doc, cx.settings, found) {
-        if let Some(written) = doc.text.get(f.range.clone()) {
-            compared.at.push(f.range.start);
-            compared.ids.insert(written.to_string());
-        }
-    }
-    compared
-}
-
-/// The matches of `found` that are within a string a test compares against.
-fn compared_matches<'a>(
-    doc: &Document,
-    tables: &Tables,
-    found: &'a [ModelMatch],
-) -> impl Iterator<Item = &'a ModelMatch> {
-    let strings = match &doc.syntax {
-        Syntax::Lowered(tree) => compared_strings(tree, &doc.text, &tables.models.tests.assertions),
-        _ => Vec::new(),
-    };
-    found.iter().filter(move |f| {
-        strings
-            .iter()
-            .any(|s| s.start <= f.range.start && f.range.end <= s.end)
-    })
-}
-
-/// The model ids, as written, that a document of a test file compares against: the run
-/// collects them from every test file first, so that the id's fix is unsafe in the other files
-/// too (a constant in `src/models.py` that `tests/test_models.py` asserts on).
-pub fn ids_compared_in(doc: &Document, tables: &Tables) -> Vec<String> {
-    let found: Vec<ModelMatch> = doc
-        .scan_regions
-        .iter()
-        .flat_map(|region| tables.matcher.find(&doc.text, region.clone()))
-        .collect();
-    compared_matches(doc, tables, &found)
-        .filter_map(|f| doc.text.get(f.range.clone()).map(str::to_string))
-        .collect()
 }
 
 /// Why the id at `range` may not change safely when its replacement is of the newest

@@ -169,7 +169,7 @@ fn thinking(
     let typed = match call.kind {
         CallKind::Create | CallKind::CreateStream => {
             let stream = call.kind == CallKind::CreateStream;
-            super::mig::rewrite_found_call(call, doc, cx, &mut None, stream).is_err()
+            super::mig::rewrite_found_call(call, doc, cx, stream).is_err()
         }
         CallKind::ChatCreate => true,
         _ => false,

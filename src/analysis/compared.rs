@@ -10,7 +10,46 @@
 
 use std::ops::Range;
 
-use super::ir;
+use crate::lang::{Document, Syntax, ir};
+use crate::models::ModelMatch;
+use crate::tables::Tables;
+
+/// The model ids a document of a test file compares against (see [`compared_strings`]): where
+/// they are compared, and each id as written, in the order of the text. Every occurrence of
+/// such an id in the file changes with the comparison or not at all, so MIG009's fix is unsafe
+/// everywhere in the file; the run collects them from every test file first, so that the fix is
+/// unsafe in the other files too (a constant in `src/models.py` that `tests/test_models.py`
+/// asserts on).
+#[derive(Default)]
+pub struct ComparedIds {
+    /// Where each compared id starts.
+    pub at: Vec<usize>,
+    /// Each compared id as written (an id compared twice is here twice).
+    pub ids: Vec<String>,
+}
+
+/// The ids of `found` (the model ids of `doc`) that are within a string a test compares
+/// against.
+pub fn compared_ids(doc: &Document, tables: &Tables, found: &[ModelMatch]) -> ComparedIds {
+    let strings = match &doc.syntax {
+        Syntax::Lowered(tree) => compared_strings(tree, &doc.text, &tables.models.tests.assertions),
+        _ => Vec::new(),
+    };
+    let mut compared = ComparedIds::default();
+    for f in found {
+        if !strings
+            .iter()
+            .any(|s| s.start <= f.range.start && f.range.end <= s.end)
+        {
+            continue;
+        }
+        if let Some(written) = doc.text.get(f.range.clone()) {
+            compared.at.push(f.range.start);
+            compared.ids.push(written.to_string());
+        }
+    }
+    compared
+}
 
 /// The ranges of the string literals of `tree` that are compared against.
 pub fn compared_strings(tree: &ir::Tree, text: &str, assertions: &[String]) -> Vec<Range<usize>> {

@@ -1,4 +1,13 @@
-//! One run over many files: read, prefilter, check or fix, in parallel.
+//! One run over many files: read, prefilter, check or fix, in parallel. The snippet windows of
+//! the findings are [`snippets`]'s, the pass over the test files that finds the model ids they
+//! compare against is [`cross_file`]'s.
+
+mod cross_file;
+mod snippets;
+
+pub use cross_file::compared_in_tests;
+use cross_file::{first_test_of_each, has_safe_fix_of, test_file_ids};
+pub use snippets::{Place, places};
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::{Path, PathBuf};
@@ -10,7 +19,7 @@ use crate::fix::{self, FixStatus};
 use crate::lang::Surface;
 use crate::registry::Rule;
 use crate::settings::Settings;
-use crate::source::{LineIndex, Position, SourceText, floor_char_boundary};
+use crate::source::SourceText;
 use crate::walk::describe_io;
 
 /// What a run does with fixes.
@@ -149,108 +158,6 @@ impl FileReport {
     }
 }
 
-/// Where a finding is, resolved while its file's text is at hand, so that the text need not be
-/// kept until the output is written.
-#[derive(Clone, Debug, Default)]
-pub struct Place {
-    pub start: Position,
-    pub end: Position,
-    /// With snippets: the source lines of the finding (a window around the span on a long
-    /// line), the first line's number and the span within them. Empty otherwise.
-    pub lines: String,
-    pub first_line: usize,
-    pub span: std::ops::Range<usize>,
-    /// Each edit of the fix, with positions.
-    pub edits: Vec<(Position, Position)>,
-}
-
-/// The places of a file's findings in its text; `snippets` keeps their source lines (only the
-/// `text` format shows them).
-pub fn places(text: &str, diagnostics: &[Diagnostic], snippets: bool) -> Vec<Place> {
-    if diagnostics.is_empty() {
-        return Vec::new();
-    }
-    let index = LineIndex::new(text);
-    diagnostics
-        .iter()
-        .map(|diagnostic| {
-            let start = index.position(text, diagnostic.range.start);
-            let end = index.position(text, diagnostic.range.end);
-            let edits = diagnostic
-                .fix
-                .iter()
-                .flat_map(|f| &f.edits)
-                .map(|e| {
-                    (
-                        index.position(text, e.range.start),
-                        index.position(text, e.range.end),
-                    )
-                })
-                .collect();
-            let mut place = Place {
-                start,
-                end,
-                edits,
-                ..Place::default()
-            };
-            if !snippets {
-                return place;
-            }
-            let (lines, first_line, span) = match &diagnostic.cell {
-                Some(cell) => {
-                    let len = cell.lines.len();
-                    let start_col = byte_of_column(&cell.lines, cell.start.column);
-                    let last_line_start = cell.lines.rfind('\n').map_or(0, |i| i + 1);
-                    let end_col =
-                        last_line_start + byte_of_column(&cell.lines[last_line_start..], cell.end.column);
-                    (
-                        cell.lines.as_str(),
-                        cell.start.line,
-                        start_col.min(len)..end_col.min(len).max(start_col.min(len)),
-                    )
-                }
-                None => {
-                    let first = index.line_range(start.line - 1, text).start;
-                    let last = index.line_range(end.line - 1, text).end.max(first);
-                    let span_start = diagnostic.range.start.clamp(first, last) - first;
-                    let span_end = diagnostic.range.end.clamp(first, last) - first;
-                    (
-                        &text[first..last],
-                        start.line,
-                        span_start..span_end.max(span_start),
-                    )
-                }
-            };
-            let (lines, span) = window(lines, span);
-            place.lines = lines.to_string();
-            place.first_line = first_line;
-            place.span = span;
-            place
-        })
-        .collect()
-}
-
-/// Bytes of context kept on each side of a span: far more than a terminal shows.
-const CONTEXT: usize = 1024;
-
-/// The part of `lines` within [`CONTEXT`] bytes of `span`, and the span in it: the renderer
-/// cuts a long line to the terminal's width around the span anyway, but reads it all first, so
-/// a minified bundle's findings would each cost the whole line.
-fn window(lines: &str, span: std::ops::Range<usize>) -> (&str, std::ops::Range<usize>) {
-    let start = floor_char_boundary(lines, span.start.saturating_sub(CONTEXT));
-    let mut end = (span.end + CONTEXT).min(lines.len());
-    while !lines.is_char_boundary(end) {
-        end += 1;
-    }
-    (&lines[start..end], span.start - start..span.end - start)
-}
-
-fn byte_of_column(line: &str, column: usize) -> usize {
-    line.char_indices()
-        .nth(column.saturating_sub(1))
-        .map_or(line.len(), |(i, _)| i)
-}
-
 /// Checks every file, in parallel; the reports of the files with something to say (a finding,
 /// a fix, a notice) come back in the order of `files`.
 pub fn run(
@@ -303,7 +210,7 @@ pub fn run_in_phases(
     let (dependencies, sources): (Vec<PathBuf>, Vec<PathBuf>) = files
         .iter()
         .cloned()
-        .partition(|path| crate::rules::dependency_file_language(path).is_some());
+        .partition(|path| crate::analysis::packages::dependency_file_language(path).is_some());
     let importers = std::sync::Mutex::new(Vec::new());
     let mut reports = check_files(&sources, settings, options, progress, &|report| {
         note_importer(report, &importers)
@@ -394,7 +301,7 @@ pub fn run_walking(
     let walked = {
         let settings = &*settings;
         crate::walk::stream(root, settings, threads, &|path| {
-            if crate::rules::dependency_file_language(path).is_some() {
+            if crate::analysis::packages::dependency_file_language(path).is_some() {
                 dependencies
                     .lock()
                     .unwrap_or_else(|e| e.into_inner())
@@ -427,102 +334,6 @@ pub fn run_walking(
         }
     }
     (walked, reports)
-}
-
-/// The model ids the test files among `files` compare against, each with the first test file
-/// (in the order of `files`) that does, as `shown` writes its path: a safe MIG009 fix of such
-/// an id in any file would break that test ([`crate::tables::Tables::compared_in_tests`]).
-pub fn compared_in_tests(
-    files: &[PathBuf],
-    settings: &Settings,
-    shown: &dyn Fn(&Path) -> String,
-) -> crate::tables::ComparedInTests {
-    let found: Vec<(PathBuf, Vec<String>)> = files
-        .par_iter()
-        .with_max_len(4)
-        .filter_map(|path| {
-            let ids = test_file_ids(path, settings);
-            (!ids.is_empty()).then(|| (path.clone(), ids))
-        })
-        .collect();
-    first_test_of_each(found, shown)
-}
-
-fn first_test_of_each(
-    found: Vec<(PathBuf, Vec<String>)>,
-    shown: &dyn Fn(&Path) -> String,
-) -> crate::tables::ComparedInTests {
-    let mut out = crate::tables::ComparedInTests::default();
-    for (path, ids) in found {
-        let project = crate::walk::project_of(&path);
-        for id in ids {
-            let tests = out.ids.entry(id).or_default();
-            if !tests.iter().any(|(p, _)| *p == project) {
-                tests.push((project.clone(), shown(&path)));
-            }
-        }
-    }
-    out
-}
-
-/// The model ids a test file compares against; nothing for a file that is not a test, or
-/// cannot be read (its check says why).
-fn test_file_ids(path: &Path, settings: &Settings) -> Vec<String> {
-    let tables = &settings.tables;
-    if !tables.models.tests.is_test_file(path) {
-        return Vec::new();
-    }
-    let Ok(bytes) = std::fs::read(path) else {
-        return Vec::new();
-    };
-    if bytes.len() as u64 > settings.max_file_size || memchr_nul(&bytes) {
-        return Vec::new();
-    }
-    let Some(source) = SourceText::decode(bytes) else {
-        return Vec::new();
-    };
-    let surface = Surface::from_path(path);
-    if tables.matcher.find(&source.text, 0..source.text.len()).is_empty()
-        || longest_line_over(&source.text, MINIFIED_LINE).is_some()
-    {
-        return Vec::new();
-    }
-    catch_unwind(AssertUnwindSafe(|| {
-        crate::lang::documents(surface, &source.text)
-            .iter()
-            .flat_map(|doc| crate::rules::ids_compared_in(doc, tables))
-            .collect()
-    }))
-    .unwrap_or_default()
-}
-
-/// A report holds a safe MIG009 fix replacing an id a test of its project compares against
-/// (the file is read again: a tree's reports no longer hold their text).
-fn has_safe_fix_of(report: &FileReport, compared: &crate::tables::ComparedInTests) -> bool {
-    let mut fixed = report
-        .diagnostics
-        .iter()
-        .filter(|d| {
-            d.rule.code == "MIG009"
-                && d.fix
-                    .as_ref()
-                    .is_some_and(|f| f.applicability == crate::diagnostic::Applicability::Safe)
-        })
-        .peekable();
-    if fixed.peek().is_none() {
-        return false;
-    }
-    let text = match &report.text {
-        Some(source) => std::borrow::Cow::Borrowed(&source.text),
-        None => match std::fs::read(&report.path).ok().and_then(SourceText::decode) {
-            Some(source) => std::borrow::Cow::Owned(source.text),
-            None => return false,
-        },
-    };
-    fixed.any(|d| {
-        text.get(d.range.clone())
-            .is_some_and(|written| compared.test_of(written, &report.path).is_some())
-    })
 }
 
 /// Reads and checks one file (fixes, with `options`, are written back under `Apply`).
@@ -685,7 +496,7 @@ fn importing_language(path: &Path) -> Option<(crate::tables::ClientLanguage, boo
 /// Whether a source's bytes name a legacy client package's import path at all.
 fn names_legacy(path: &Path, bytes: &[u8], tables: &crate::tables::Tables) -> bool {
     importing_language(path).is_some_and(|(language, _)| {
-        crate::rules::legacy_import_words(tables, language)
+        crate::analysis::packages::legacy_import_words(tables, language)
             .iter()
             .any(|word| memchr::memmem::find(bytes, word.as_bytes()).is_some())
     })
@@ -706,7 +517,7 @@ fn imports_legacy(path: &Path, text: &str, tables: &crate::tables::Tables) -> bo
     catch_unwind(AssertUnwindSafe(|| {
         crate::lang::documents(surface, text)
             .iter()
-            .any(|doc| crate::rules::imports_legacy_package(doc, tables))
+            .any(|doc| crate::analysis::packages::imports_legacy_package(doc, tables))
     }))
     .unwrap_or(true)
 }
@@ -995,33 +806,4 @@ fn add_noqa(
         ..source
     });
     report
-}
-
-#[cfg(test)]
-mod tests {
-    use annotate_snippets::{AnnotationKind, Group, Level, Renderer, Snippet};
-
-    use super::*;
-
-    fn render(lines: &str, span: std::ops::Range<usize>) -> String {
-        let snippet = Snippet::source(lines)
-            .line_start(1)
-            .annotation(AnnotationKind::Primary.span(span).label("here"));
-        Renderer::plain().render(&[Group::with_level(Level::ERROR).element(snippet)])
-    }
-
-    #[test]
-    fn a_long_line_is_shown_from_a_window_around_the_span() {
-        let line = format!(
-            "{}\"gemini-2.0-flash\"{}",
-            "f(é);".repeat(100_000),
-            "g(x);".repeat(100_000)
-        );
-        let at = line.find('"').unwrap();
-        for span in [at..at + 18, 6..12, line.len() - 4..line.len()] {
-            let (cut, cut_span) = window(&line, span.clone());
-            assert!(cut.len() <= span.len() + 2 * CONTEXT + 3);
-            assert_eq!(render(cut, cut_span), render(&line, span));
-        }
-    }
 }

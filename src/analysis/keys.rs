@@ -7,8 +7,8 @@
 use std::collections::BTreeMap;
 use std::ops::Range;
 
-use super::json::scan::{Json, Step};
-use super::{CommentStyle, Document, Surface, Syntax, ir};
+use crate::lang::json::scan::{Json, Step};
+use crate::lang::{CommentStyle, Document, Surface, Syntax, ir};
 
 /// A key as written: where its text is (inside the quotes) and that text.
 #[derive(Clone, Debug, PartialEq, Eq)]

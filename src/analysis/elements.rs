@@ -5,7 +5,7 @@
 
 use std::ops::Range;
 
-use super::ir;
+use crate::lang::ir;
 
 /// A string element as written: where its text is (inside the quotes, when it has them) and
 /// its value.

@@ -5,10 +5,10 @@
 
 use std::ops::Range;
 
-use super::json::scan::{Json, Step};
 use super::keys::{Key, yaml_mappings};
-use super::{CommentStyle, Document, Surface, Syntax, json};
 use crate::endpoint::{MATCHER, PredecessorUrl};
+use crate::lang::json::scan::{Json, Step};
+use crate::lang::{CommentStyle, Document, Surface, Syntax, json};
 
 /// A predecessor URL of the text, with the recorded request it belongs to.
 #[derive(Clone, Debug)]

@@ -9,8 +9,8 @@
 
 use std::ops::Range;
 
-use super::json::scan::{Json, Step};
-use super::{CommentStyle, Document, Surface, Syntax, ir};
+use crate::lang::json::scan::{Json, Step};
+use crate::lang::{CommentStyle, Document, Surface, Syntax, ir};
 
 /// Why an id is knowledge about models, for the finding's text.
 #[derive(Clone, Debug, PartialEq, Eq)]
