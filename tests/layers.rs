@@ -19,24 +19,6 @@ use regex::Regex;
 const ALLOWED: &[&[&str]] = &[
     // The registry lists the rules (`rules::ALL`), which implement its `Rule`.
     &["registry.rs", "rules/mod.rs"],
-    // codegen's request hub: `unit.rs` and `structured_output.rs` take `request::Dialect`,
-    // `request.rs` calls `unit::place`, `unit.rs` calls `chat::has_word_where` (issue 42,
-    // items 1 and 2: a writer kit at the bottom of codegen, `codegen/request/` split by concern).
-    &[
-        "codegen/chat.rs",
-        "codegen/request.rs",
-        "codegen/structured_output.rs",
-        "codegen/unit.rs",
-    ],
-    // The migration facts and their extraction: `api.rs` names `lang::facts` and `lang`
-    // types, `lang/mod.rs` and `lang/facts/mod.rs` name `api` (issue 42, items 4 and 5: facts
-    // behind a language trait, `api.rs` named for the facts it holds).
-    &[
-        "api.rs",
-        "lang/facts/mod.rs",
-        "lang/javascript/lower.rs",
-        "lang/mod.rs",
-    ],
 ];
 
 /// The text with comments, string and char literals blanked out (a string becomes `""`, a

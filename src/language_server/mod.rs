@@ -12,11 +12,13 @@
 #![allow(clippy::mutable_key_type)]
 
 mod actions;
+mod checks;
 mod convert;
 mod documents;
 mod handlers;
 mod notebook;
 mod session;
+mod sync;
 pub mod transport;
 
 use lsp_server::{Connection, Message};

@@ -1,14 +1,10 @@
 //! Notebooks synced cell by cell: the cells make a notebook file (`.ipynb` JSON) that the
 //! engine checks as `check` checks one on disk, and its findings and fixes go back to the cells.
 
-use std::collections::HashMap;
-
 use lsp_types::{self as lsp, NotebookCellKind, Uri};
 use serde_json::{Value, json};
 
 use super::convert::TextIndex;
-use super::documents::apply_changes;
-use super::session::Session;
 use crate::diagnostic::Diagnostic;
 
 /// A notebook open in the client: its cells in order, each a text document of its own.
@@ -74,103 +70,6 @@ pub fn cell_sources(text: &str) -> Option<Vec<String>> {
             _ => None,
         })
         .collect()
-}
-
-impl Session {
-    pub(super) fn open_notebook(&mut self, p: lsp::DidOpenNotebookDocumentParams) {
-        let uri = p.notebook_document.uri.clone();
-        for item in p.cell_text_documents {
-            self.open(item, Some(&uri));
-        }
-        let cells = p
-            .notebook_document
-            .cells
-            .into_iter()
-            .map(|c| Cell {
-                kind: c.kind,
-                uri: c.document,
-            })
-            .collect();
-        self.notebooks.insert(
-            uri.clone(),
-            Notebook {
-                version: p.notebook_document.version,
-                cells,
-            },
-        );
-        self.changed(&uri);
-    }
-
-    pub(super) fn change_notebook(&mut self, p: lsp::DidChangeNotebookDocumentParams) {
-        let uri = p.notebook_document.uri.clone();
-        let mut closed = Vec::new();
-        if let Some(cells) = p.change.cells {
-            if let Some(structure) = cells.structure {
-                for item in structure.did_open.into_iter().flatten() {
-                    self.open(item, Some(&uri));
-                }
-                for item in structure.did_close.into_iter().flatten() {
-                    self.documents.remove(&item.uri);
-                    closed.push(item.uri);
-                }
-                if let Some(notebook) = self.notebooks.get_mut(&uri) {
-                    let array = structure.array;
-                    let start = (array.start as usize).min(notebook.cells.len());
-                    let end = (start + array.delete_count as usize).min(notebook.cells.len());
-                    let new = array.cells.into_iter().flatten().map(|c| Cell {
-                        kind: c.kind,
-                        uri: c.document,
-                    });
-                    notebook.cells.splice(start..end, new);
-                }
-            }
-            for changed in cells.data.into_iter().flatten() {
-                if let Some(cell) = self
-                    .notebooks
-                    .get_mut(&uri)
-                    .and_then(|n| n.cells.iter_mut().find(|c| c.uri == changed.document))
-                {
-                    cell.kind = changed.kind;
-                }
-            }
-            for content in cells.text_content.into_iter().flatten() {
-                if let Some(doc) = self.documents.get_mut(&content.document.uri) {
-                    apply_changes(&mut doc.text, &content.changes);
-                    doc.version = content.document.version;
-                }
-            }
-        }
-        if let Some(notebook) = self.notebooks.get_mut(&uri) {
-            notebook.version = p.notebook_document.version;
-        }
-        if !self.pull {
-            for cell in closed {
-                self.publish(cell, Vec::new(), None);
-            }
-        }
-        self.changed(&uri);
-    }
-
-    /// The diagnostics of a notebook's cells, by cell.
-    pub(super) fn cell_diagnostics(&mut self, notebook: &Uri) -> HashMap<Uri, Vec<lsp::Diagnostic>> {
-        let mut found: HashMap<Uri, Vec<lsp::Diagnostic>> = HashMap::new();
-        let Some(checked) = self.check(notebook) else {
-            return found;
-        };
-        let Some(cells) = &checked.cells else {
-            return found;
-        };
-        for d in &checked.findings {
-            let Some((cell, range)) = cell_range(cells, d) else {
-                continue;
-            };
-            found
-                .entry(cell.uri.clone())
-                .or_default()
-                .push(self.to_lsp(d, range));
-        }
-        found
-    }
 }
 
 /// The cell of a notebook finding, and its range in the cell's text.
