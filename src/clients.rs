@@ -67,6 +67,12 @@ pub struct Spelling {
     pub code_execution_result: String,
     /// The old client's error classes (`APIError`), which an interactions call does not raise.
     pub errors: Vec<String>,
+    /// A result's getter of its first candidate's parts (`parts`), where the client has one.
+    #[serde(default)]
+    pub parts: Option<String>,
+    /// A result's getter of its parsed structured output (`parsed`), where the client has one.
+    #[serde(default)]
+    pub parsed: Option<String>,
     /// The module of the client's request types (`google.genai.types`, `@google/genai`).
     pub types_module: String,
     /// The enum of a predecessor config's thinking level there (`ThinkingLevel`).

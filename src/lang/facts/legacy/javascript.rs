@@ -5,10 +5,10 @@
 use std::collections::HashSet;
 use std::ops::Range;
 
-use super::{CHAT_HISTORY, Model, Outcome};
+use super::{CHAT_HISTORY, ConfigProblem, LegacyPackage, LegacyWords, Model, ModelBinding, Outcome};
 use crate::api::{
-    ClientSite, LegacyClient, LegacyCount, LegacyImport, LegacyRequest, LegacyStreamLoop, LegacyUnit,
-    MapValue, line_indent, line_removal,
+    ClientSite, Entry, LegacyClient, LegacyCount, LegacyImport, LegacyRequest, LegacyStreamLoop, LegacyUnit,
+    MapValue, ValueKind, line_indent, line_removal,
 };
 use crate::lang::bindings::Binding;
 use crate::lang::facts::scope::{BindingKind, exported};
@@ -29,6 +29,114 @@ pub(super) struct Constant {
     pub start: usize,
     pub scope: usize,
     pub statement: NodeId,
+}
+
+/// JavaScript's legacy package: a class whose clients make models, whose results hold a
+/// response with methods (`result.response.text()`).
+pub(crate) struct JavaScriptLegacy;
+
+impl LegacyPackage for JavaScriptLegacy {
+    fn words(&self) -> &'static LegacyWords {
+        &super::JAVASCRIPT
+    }
+
+    fn merges_repeated(&self) -> bool {
+        false
+    }
+
+    fn makes_unit(&self, a: &Analyzer<'_>, kind: BindingKind) -> bool {
+        a.legacy_source(kind).as_deref() == Some(LEGACY_PACKAGE)
+            && a.imported_name(kind) == Some(LEGACY_CLASS)
+    }
+
+    fn unit(
+        &self,
+        a: &Analyzer<'_>,
+        name: &str,
+        bindings: &[&Binding<BindingKind>],
+        count: usize,
+        unit: &mut LegacyUnit,
+    ) -> Outcome<()> {
+        let binding = *bindings.first().ok_or("no import")?;
+        a.javascript_unit(name, binding, count, unit)
+    }
+
+    fn responses_read_as_current(&self) -> bool {
+        false
+    }
+
+    fn counts_in_place(&self) -> bool {
+        true
+    }
+
+    /// `const name = model`.
+    fn model_binding(&self, a: &Analyzer<'_>, call: NodeId) -> Option<ModelBinding> {
+        let constant = a.constant(call)?;
+        let loads = a
+            .loads_of(&constant.name, &[(constant.start, constant.scope)])
+            .into_iter()
+            .map(|(load, _)| (load, false))
+            .collect();
+        Some(ModelBinding {
+            name: constant.name,
+            statement: constant.statement,
+            loads,
+        })
+    }
+
+    fn unbound_model(&self, line: usize) -> String {
+        format!("the model of line {line} is not bound by `const` to a name of its own")
+    }
+
+    fn model_used_for(&self, name: &str, line: usize, member: &str) -> String {
+        format!(
+            "the model object `{name}` (line {line}) is used for `{member}`, which has no automatic rewrite"
+        )
+    }
+
+    /// The value as written.
+    fn model_text(
+        &self,
+        a: &Analyzer<'_>,
+        written: &str,
+        node: NodeId,
+        scope: usize,
+    ) -> Outcome<(String, Option<String>)> {
+        match a.value(node, scope, 0).kind {
+            ValueKind::Str(id) => crate::api::legacy_model_text(Some(&id), written, true),
+            _ => crate::api::legacy_model_text(None, written, false),
+        }
+    }
+
+    fn config_problem(&self, problem: ConfigProblem) -> String {
+        match problem {
+            ConfigProblem::NotLiteral => "`generationConfig` is not an object literal".into(),
+            ConfigProblem::NameHoldsOther(name) | ConfigProblem::NameUnbound(name) => {
+                format!("`generationConfig` is `{name}`, which is not bound to an object literal")
+            }
+        }
+    }
+
+    fn incomplete_config(&self) -> &'static str {
+        "the generation config has a spread, a method or a computed key"
+    }
+
+    fn inline_config(
+        &self,
+        _: &Analyzer<'_>,
+        _: &Entry,
+        map: MapValue,
+        entries: &mut Vec<Entry>,
+        _: &mut Vec<String>,
+        _: &mut HashSet<usize>,
+    ) -> Outcome<()> {
+        entries.extend(map.entries);
+        Ok(())
+    }
+
+    fn not_a_list(&self, _: &Analyzer<'_>, entry: &Entry) -> String {
+        format!("`{}` is not an array interlint can read", entry.key)
+    }
 }
 
 /// A default (`import G from`) or namespace (`import * as G from`) import.
