@@ -37,7 +37,7 @@ pub(crate) struct JavaScriptLegacy;
 
 impl LegacyPackage for JavaScriptLegacy {
     fn words(&self) -> &'static LegacyWords {
-        &super::JAVASCRIPT
+        &super::LEGACY_WORDS[1]
     }
 
     fn merges_repeated(&self) -> bool {
@@ -620,7 +620,7 @@ impl Analyzer<'_> {
         for entry in map.entries {
             match entry.key.as_str() {
                 "model" => model_value = Some(entry.value),
-                key if w.settings.contains(&key) => self.setting(
+                key if w.is_setting(key) => self.setting(
                     entry,
                     &mut entries,
                     &mut inlined,

@@ -29,7 +29,8 @@ type Outcome<T> = Result<T, String>;
 const CHAT_HISTORY: &str =
     "the chat starts from a history the client keeps; an interaction continues one the service keeps";
 
-/// How a language's legacy package spells what the units are made of.
+/// How a language's legacy package spells what the units are made of (rules/clients.toml
+/// `[legacy-spelling]`); a name the package does not have is empty.
 pub(crate) struct LegacyWords {
     /// The model's create-content method and its token count.
     pub create: &'static str,
@@ -42,10 +43,10 @@ pub(crate) struct LegacyWords {
     pub start_chat: &'static str,
     /// Arguments of a legacy model (and, in Python, of its requests) that make the request's
     /// config.
-    pub settings: &'static [&'static str],
+    pub settings: &'static [String],
     pub generation_config: &'static str,
     /// Settings that must be lists (the legacy clients took shorthands too).
-    pub lists: [&'static str; 2],
+    pub lists: &'static [String],
     /// The model class, called by its name or through the module (Python's `GenerativeModel`;
     /// JavaScript's models come from a client's method).
     pub model_class: &'static str,
@@ -61,45 +62,30 @@ impl LegacyWords {
                 .strip_suffix(self.model_class)
                 .is_some_and(|p| p.ends_with('.'))
     }
+
+    /// `key` is one of the model's settings.
+    fn is_setting(&self, key: &str) -> bool {
+        self.settings.iter().any(|s| s == key)
+    }
 }
 
-pub(super) const PYTHON: LegacyWords = LegacyWords {
-    create: "generate_content",
-    create_stream: "",
-    create_async: "generate_content_async",
-    count: "count_tokens",
-    start_chat: "start_chat",
-    settings: &[
-        "generation_config",
-        "system_instruction",
-        "safety_settings",
-        "tools",
-        "tool_config",
-    ],
-    generation_config: "generation_config",
-    lists: ["safety_settings", "tools"],
-    model_class: "GenerativeModel",
-    from_cache: "from_cached_content",
-};
-
-pub(super) const JAVASCRIPT: LegacyWords = LegacyWords {
-    create: "generateContent",
-    create_stream: "generateContentStream",
-    create_async: "",
-    count: "countTokens",
-    start_chat: "startChat",
-    settings: &[
-        "generationConfig",
-        "systemInstruction",
-        "safetySettings",
-        "tools",
-        "toolConfig",
-    ],
-    generation_config: "generationConfig",
-    lists: ["tools", "safetySettings"],
-    model_class: "",
-    from_cache: "",
-};
+/// Python's and JavaScript's legacy words, in that order.
+static LEGACY_WORDS: std::sync::LazyLock<[LegacyWords; 2]> = std::sync::LazyLock::new(|| {
+    let spelled = crate::clients::legacy_spellings();
+    let words = |s: &'static crate::clients::LegacySpelling| LegacyWords {
+        create: &s.create,
+        create_stream: &s.create_stream,
+        create_async: &s.create_async,
+        count: &s.count,
+        start_chat: &s.start_chat,
+        settings: &s.settings,
+        generation_config: &s.generation_config,
+        lists: &s.lists,
+        model_class: &s.model_class,
+        from_cache: &s.from_cache,
+    };
+    [words(&spelled.python), words(&spelled.javascript)]
+});
 
 /// What differs in the object models of the two legacy packages: how a unit is entered (the
 /// module's functions / the client class), how a model is bound, how a request's results are
@@ -624,7 +610,7 @@ impl Analyzer<'_> {
             inlined.extend(statement.map(|s| line_removal(self.text, s)));
             return Ok(());
         }
-        if w.lists.contains(&entry.key.as_str()) {
+        if w.lists.contains(&entry.key) {
             let list = match &entry.value.kind {
                 ValueKind::List(_) => true,
                 ValueKind::Name(name) => name

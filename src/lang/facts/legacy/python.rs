@@ -26,7 +26,7 @@ pub(crate) struct PythonLegacy;
 
 impl LegacyPackage for PythonLegacy {
     fn words(&self) -> &'static LegacyWords {
-        &super::PYTHON
+        &super::LEGACY_WORDS[0]
     }
 
     fn merges_repeated(&self) -> bool {
@@ -611,7 +611,7 @@ impl Analyzer<'_> {
                         "model_name" | "model" if model_value.is_none() => {
                             model_value = Some((self.range(arg.value), Some(arg.value)));
                         }
-                        key if w.settings.contains(&key) => settings.push(entry),
+                        key if w.is_setting(key) => settings.push(entry),
                         key => {
                             return Err(format!(
                                 "the model is given `{key}`, which has no place in an interactions request"
@@ -648,7 +648,7 @@ impl Analyzer<'_> {
                         "contents" | "content" if contents.is_none() => contents = Some(entry.value),
                         // The call's generation config is merged into the model's, key by key.
                         "generation_config" => settings.push(entry),
-                        key if w.settings.contains(&key) => {
+                        key if w.is_setting(key) => {
                             if settings.iter().any(|s| s.key == key) {
                                 return Err(format!("`{key}` is set on both the model and the call"));
                             }
