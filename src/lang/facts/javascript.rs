@@ -7,12 +7,10 @@ use std::ops::Range;
 
 use super::calls::CallShape;
 use super::classify::response_origin;
-use super::language::{Arguments, Language, Scoping};
+use super::language::{Arguments, Language, LoopBody, Scoping};
 use super::legacy::LegacyPackage;
-use super::{Analyzer, Class, Env, Words};
-use crate::api::{
-    CallKind, Import, ModelRef, ResultUse, TopImports, ValueKind, Wrapper, WrapperKind, line_indent,
-};
+use super::{Analyzer, Class, Words};
+use crate::api::{CallKind, Import, ModelRef, Wrapper, WrapperKind};
 use crate::lang::ir::{self, ArgKind, Kind, NodeId, Tree};
 
 /// The facts of JavaScript and TypeScript.
@@ -23,20 +21,20 @@ impl Language for JavaScript {
         &super::WORDS[1]
     }
 
-    fn legacy(&self) -> &'static dyn LegacyPackage {
-        &super::legacy::javascript::JavaScriptLegacy
-    }
-
-    fn scoping(&self) -> Scoping {
-        Scoping::Block
-    }
-
     fn reserved_names(&self) -> &'static [&'static str] {
         &["this", "super"]
     }
 
+    fn legacy(&self) -> &'static dyn LegacyPackage {
+        &super::legacy::javascript::JavaScriptLegacy
+    }
+
     fn comments(&self, tree: &Tree, _: &str) -> Vec<Range<usize>> {
         tree.comments.iter().map(|c| c.range()).collect()
+    }
+
+    fn scoping(&self) -> Scoping {
+        Scoping::Block
     }
 
     fn import_binding<'i>(
@@ -59,14 +57,6 @@ impl Language for JavaScript {
         }
     }
 
-    fn member_path(&self, path: &str, name: &str) -> String {
-        if path.contains('#') {
-            format!("{path}.{name}")
-        } else {
-            format!("{path}#{name}")
-        }
-    }
-
     /// `x = value` (not a declaration's `const x = value`), `(x = value)`.
     fn assigned_to(&self, a: &Analyzer<'_>, value: NodeId, parent: NodeId) -> Option<NodeId> {
         match a.kind(parent) {
@@ -81,13 +71,17 @@ impl Language for JavaScript {
         }
     }
 
+    fn member_path(&self, path: &str, name: &str) -> String {
+        if path.contains('#') {
+            format!("{path}.{name}")
+        } else {
+            format!("{path}#{name}")
+        }
+    }
+
     fn follows_assignment(&self, a: &Analyzer<'_>, assignment: NodeId) -> bool {
         a.parent(assignment)
             .is_some_and(|p| matches!(a.kind(p), Kind::Declaration { .. }))
-    }
-
-    fn formatted_strings(&self, _: &Tree) -> Vec<Range<usize>> {
-        Vec::new()
     }
 
     fn imports(&self, a: &Analyzer<'_>, statement: NodeId, out: &mut Vec<Import>) {
@@ -101,24 +95,20 @@ impl Language for JavaScript {
         a.dynamic_import(call)
     }
 
-    fn top_imports(&self, _: &Analyzer<'_>) -> TopImports {
-        TopImports::default()
-    }
-
-    fn exports(&self, _: &Analyzer<'_>) -> Env {
-        Env::new()
+    fn fallback_operators(&self) -> &'static [&'static str] {
+        &["??", "||"]
     }
 
     fn look_through(&self, tree: &Tree, node: NodeId) -> NodeId {
         tree.unwrap(node)
     }
 
-    fn fallback_operators(&self) -> &'static [&'static str] {
-        &["??", "||"]
-    }
-
     fn classify_member(&self, a: &Analyzer<'_>, node: NodeId, scope: usize, depth: usize) -> Class {
         a.classify_js_member(node, scope, depth)
+    }
+
+    fn indexes_parts(&self) -> bool {
+        true
     }
 
     fn classify_call(&self, a: &Analyzer<'_>, node: NodeId, scope: usize, depth: usize) -> Class {
@@ -131,58 +121,36 @@ impl Language for JavaScript {
         }
     }
 
-    fn indexes_parts(&self) -> bool {
-        true
-    }
-
     fn numeric_keys_are_names(&self) -> bool {
         true
-    }
-
-    fn call_value(&self, _: &Analyzer<'_>, _: NodeId, _: usize, _: usize) -> ValueKind {
-        ValueKind::Other
-    }
-
-    fn length_function(&self) -> Option<&'static str> {
-        None
-    }
-
-    fn length_member(&self) -> Option<&'static str> {
-        Some("length")
     }
 
     fn list_growers(&self) -> &'static [&'static str] {
         &["push", "unshift"]
     }
 
-    fn empty_blocks(&self) -> bool {
-        true
+    fn length_member(&self) -> Option<&'static str> {
+        Some("length")
     }
 
-    fn loop_body(
-        &self,
-        a: &Analyzer<'_>,
-        node: NodeId,
-        body: &[NodeId],
-    ) -> Result<(usize, String), ResultUse> {
-        let [block] = body else {
-            return Err(a.escape(node, "the loop's body is not a block".into()));
-        };
-        match a.kind(*block) {
-            Kind::Block(statements) => match statements.first() {
-                Some(&first) => Ok((a.start(*block) + 1, line_indent(a.text, a.start(first)))),
-                None => Ok((a.start(*block) + 1, String::new())),
-            },
-            _ => Err(a.escape(node, "the loop's body is not a block".into())),
+    fn loop_body(&self, a: &Analyzer<'_>, node: NodeId, body: &[NodeId]) -> LoopBody {
+        match body {
+            [block] => a.block_start(*block),
+            _ => None,
         }
+        .ok_or_else(|| a.escape(node, "the loop's body is not a block".into()))
     }
 
-    fn typed_names(&self) -> bool {
+    fn empty_blocks(&self) -> bool {
         true
     }
 
     fn request_value(&self, a: &Analyzer<'_>, call: NodeId, name: &str) -> Option<NodeId> {
         a.property(a.request(call)?, name)
+    }
+
+    fn typed_names(&self) -> bool {
+        true
     }
 
     fn names_model(&self, a: &Analyzer<'_>, call: NodeId) -> Option<bool> {
@@ -234,14 +202,6 @@ impl Language for JavaScript {
             }
         }
         out
-    }
-
-    fn stream_keyword(&self, _: &Analyzer<'_>, _: NodeId) -> bool {
-        false
-    }
-
-    fn runner_method(&self, _: &Analyzer<'_>, _: NodeId) -> Option<(NodeId, usize)> {
-        None
     }
 
     /// The legacy client's model.
@@ -313,20 +273,16 @@ impl Language for JavaScript {
         a.enum_member(member, scope)
     }
 
-    fn builds_wrapper(&self, a: &Analyzer<'_>, call: NodeId, scope: usize) -> bool {
-        self.wrapper(a, call, scope).is_some()
-    }
-
     fn carries(&self, parent: &Kind, _: NodeId) -> bool {
         matches!(parent, Kind::Cast(_))
     }
 
-    fn spread_entries_flow(&self) -> bool {
-        true
+    fn builds_wrapper(&self, a: &Analyzer<'_>, call: NodeId, scope: usize) -> bool {
+        self.wrapper(a, call, scope).is_some()
     }
 
-    fn follows_parameters(&self) -> bool {
-        false
+    fn spread_entries_flow(&self) -> bool {
+        true
     }
 }
 

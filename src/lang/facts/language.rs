@@ -32,6 +32,10 @@ pub(crate) enum Scoping {
     Block,
 }
 
+/// Where the statements of a loop's body start and their indentation, or why the loop is not
+/// followed.
+pub(crate) type LoopBody = Result<(usize, String), ResultUse>;
+
 /// A call's arguments, as the request's fields: see [`Language::arguments`].
 pub(crate) struct Arguments {
     /// The request's named fields.
@@ -46,7 +50,9 @@ pub(crate) struct Arguments {
     pub arg_indent: Option<String>,
 }
 
-/// The questions of the facts' analysis whose answers depend on the language.
+/// The questions of the facts' analysis whose answers depend on the language. A method with a
+/// body answers for a language that does not have what it asks about (no such form, getter or
+/// idiom): a language that has it answers itself.
 pub(crate) trait Language: Sync {
     // ----- spellings -----
 
@@ -60,7 +66,9 @@ pub(crate) trait Language: Sync {
     /// Where a name is bound.
     fn scoping(&self) -> Scoping;
     /// Words that read like names and are not (`this`, `super`): never bound, never followed.
-    fn reserved_names(&self) -> &'static [&'static str];
+    fn reserved_names(&self) -> &'static [&'static str] {
+        &[]
+    }
     /// The ranges of the comments, as the fixes must keep them.
     fn comments(&self, tree: &Tree, text: &str) -> Vec<Range<usize>>;
     /// The name an imported name binds and where its binding starts; `None` for what binds no
@@ -85,16 +93,24 @@ pub(crate) trait Language: Sync {
     // ----- the document -----
 
     /// The formatted strings (Python's f-strings), whose quotes a fix must respect.
-    fn formatted_strings(&self, tree: &Tree) -> Vec<Range<usize>>;
+    fn formatted_strings(&self, _tree: &Tree) -> Vec<Range<usize>> {
+        Vec::new()
+    }
     /// The imports of the import statement `statement` (difference 9: only Python's import of
     /// the typed-wrapper module carries it).
     fn imports(&self, a: &Analyzer<'_>, statement: NodeId, out: &mut Vec<Import>);
     /// An import made by a call (`require("pkg")`, `import("pkg")`).
-    fn dynamic_import(&self, a: &Analyzer<'_>, call: NodeId) -> Option<Import>;
+    fn dynamic_import(&self, _a: &Analyzer<'_>, _call: NodeId) -> Option<Import> {
+        None
+    }
     /// The top-level imports and where a new one goes.
-    fn top_imports(&self, a: &Analyzer<'_>) -> TopImports;
+    fn top_imports(&self, _a: &Analyzer<'_>) -> TopImports {
+        TopImports::default()
+    }
     /// What the module's top-level names hold, for the next cell of a notebook.
-    fn exports(&self, a: &Analyzer<'_>) -> Env;
+    fn exports(&self, _a: &Analyzer<'_>) -> Env {
+        Env::new()
+    }
 
     // ----- expressions -----
 
@@ -103,35 +119,51 @@ pub(crate) trait Language: Sync {
     fn look_through(&self, tree: &Tree, node: NodeId) -> NodeId;
     /// The operators of a logical expression that give its first operand unless it is nothing
     /// (`a ?? b`, `a || b`): what the expression holds is what the first holds.
-    fn fallback_operators(&self) -> &'static [&'static str];
+    fn fallback_operators(&self) -> &'static [&'static str] {
+        &[]
+    }
     /// What a member read holds.
     fn classify_member(&self, a: &Analyzer<'_>, node: NodeId, scope: usize, depth: usize) -> Class;
     /// What a call (not `new`) holds.
     fn classify_call(&self, a: &Analyzer<'_>, node: NodeId, scope: usize, depth: usize) -> Class;
     /// Whether an item of a content's parts (`parts[0]`) is read as a part (JavaScript).
-    fn indexes_parts(&self) -> bool;
+    fn indexes_parts(&self) -> bool {
+        false
+    }
     /// Whether a numeric key of an object literal is a name (JavaScript's `{ 1: x }` is
     /// `{ "1": x }`; a Python dict's int key is not a string).
-    fn numeric_keys_are_names(&self) -> bool;
+    fn numeric_keys_are_names(&self) -> bool {
+        false
+    }
     /// The value a call stands for: Python's typed wrappers and `dict(...)` as maps.
-    fn call_value(&self, a: &Analyzer<'_>, call: NodeId, scope: usize, depth: usize)
-    -> crate::api::ValueKind;
+    fn call_value(
+        &self,
+        _a: &Analyzer<'_>,
+        _call: NodeId,
+        _scope: usize,
+        _depth: usize,
+    ) -> crate::api::ValueKind {
+        crate::api::ValueKind::Other
+    }
     /// The function measuring a list's length (`len`), and the list's member (`length`).
-    fn length_function(&self) -> Option<&'static str>;
-    fn length_member(&self) -> Option<&'static str>;
+    fn length_function(&self) -> Option<&'static str> {
+        None
+    }
+    fn length_member(&self) -> Option<&'static str> {
+        None
+    }
     /// The methods that grow a list in place.
     fn list_growers(&self) -> &'static [&'static str];
     /// Whether a block may be left empty (`{}`); Python's needs a statement.
-    fn empty_blocks(&self) -> bool;
+    fn empty_blocks(&self) -> bool {
+        false
+    }
     /// Where the statements of a loop's body start, and their indentation; else why not.
-    fn loop_body(
-        &self,
-        a: &Analyzer<'_>,
-        node: NodeId,
-        body: &[NodeId],
-    ) -> Result<(usize, String), ResultUse>;
+    fn loop_body(&self, a: &Analyzer<'_>, node: NodeId, body: &[NodeId]) -> LoopBody;
     /// Whether a name's declared type must fit every value it is given (TypeScript).
-    fn typed_names(&self) -> bool;
+    fn typed_names(&self) -> bool {
+        false
+    }
 
     // ----- requests -----
 
@@ -143,15 +175,21 @@ pub(crate) trait Language: Sync {
     fn names_model(&self, a: &Analyzer<'_>, call: NodeId) -> Option<bool>;
     /// A call of another library spelled like the API's (the REST discovery client's
     /// `generateContent({ model, requestBody })`).
-    fn other_library(&self, a: &Analyzer<'_>, call: NodeId) -> bool;
+    fn other_library(&self, _a: &Analyzer<'_>, _call: NodeId) -> bool {
+        false
+    }
     /// A request's arguments (difference 1: where a new one goes).
     fn arguments(&self, a: &Analyzer<'_>, call: NodeId, skip: usize, scope: usize) -> Arguments;
     /// `stream=True` on a call: Python's requests ask for a stream by a keyword.
-    fn stream_keyword(&self, a: &Analyzer<'_>, call: NodeId) -> bool;
+    fn stream_keyword(&self, _a: &Analyzer<'_>, _call: NodeId) -> bool {
+        false
+    }
     /// A call running a method it is given with the arguments after it
     /// (`asyncio.to_thread(f, ...)`): the argument naming the method, and how many arguments
     /// come before the request's own.
-    fn runner_method(&self, a: &Analyzer<'_>, call: NodeId) -> Option<(NodeId, usize)>;
+    fn runner_method(&self, _a: &Analyzer<'_>, _call: NodeId) -> Option<(NodeId, usize)> {
+        None
+    }
     /// A call of the legacy package that is not a request: its model, made through it.
     fn legacy_call(
         &self,
@@ -171,7 +209,9 @@ pub(crate) trait Language: Sync {
     /// A class or factory of a client package called (differences 5, 6 and 8).
     fn wrapper(&self, a: &Analyzer<'_>, call: NodeId, scope: usize) -> Option<Wrapper>;
     /// A member read that is a wrapper (difference 7: an enum's member, in TypeScript).
-    fn member_wrapper(&self, a: &Analyzer<'_>, member: NodeId, scope: usize) -> Option<Wrapper>;
+    fn member_wrapper(&self, _a: &Analyzer<'_>, _member: NodeId, _scope: usize) -> Option<Wrapper> {
+        None
+    }
     /// Whether a call builds a wrapper, for where its arguments go.
     fn builds_wrapper(&self, a: &Analyzer<'_>, call: NodeId, scope: usize) -> bool;
     /// Whether a value at `child` of `parent` goes where `parent` goes, for the forms of one
@@ -179,8 +219,12 @@ pub(crate) trait Language: Sync {
     /// assertions).
     fn carries(&self, parent: &Kind, child: NodeId) -> bool;
     /// Whether a spread entry of a dict or object (`**x`, `...x`) takes its value into it.
-    fn spread_entries_flow(&self) -> bool;
+    fn spread_entries_flow(&self) -> bool {
+        false
+    }
     /// Whether an argument is followed into the parameter of a function of the module
     /// (difference 12: Python's analysis does, TypeScript's stops at the call).
-    fn follows_parameters(&self) -> bool;
+    fn follows_parameters(&self) -> bool {
+        false
+    }
 }

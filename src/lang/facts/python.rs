@@ -6,12 +6,10 @@ use std::ops::Range;
 
 use super::calls::CallShape;
 use super::classify::response_origin;
-use super::language::{Arguments, Language, Scoping};
+use super::language::{Arguments, Language, LoopBody, Scoping};
 use super::legacy::LegacyPackage;
 use super::{Analyzer, Class, Env, Words};
-use crate::api::{
-    CallKind, Import, ModelRef, ResultUse, TopImports, ValueKind, Wrapper, WrapperKind, line_indent,
-};
+use crate::api::{CallKind, Import, ModelRef, TopImports, ValueKind, Wrapper, WrapperKind, line_indent};
 use crate::lang::ir::{self, ArgKind, Kind, NodeId, Tree};
 
 /// The facts of Python.
@@ -28,10 +26,6 @@ impl Language for Python {
 
     fn scoping(&self) -> Scoping {
         Scoping::Function
-    }
-
-    fn reserved_names(&self) -> &'static [&'static str] {
-        &[]
     }
 
     fn comments(&self, tree: &Tree, text: &str) -> Vec<Range<usize>> {
@@ -110,10 +104,6 @@ impl Language for Python {
         a.python_imports(statement, out);
     }
 
-    fn dynamic_import(&self, _: &Analyzer<'_>, _: NodeId) -> Option<Import> {
-        None
-    }
-
     fn top_imports(&self, a: &Analyzer<'_>) -> TopImports {
         a.top_imports()
     }
@@ -124,10 +114,6 @@ impl Language for Python {
 
     fn look_through(&self, _: &Tree, node: NodeId) -> NodeId {
         node
-    }
-
-    fn fallback_operators(&self) -> &'static [&'static str] {
-        &[]
     }
 
     fn classify_member(&self, a: &Analyzer<'_>, node: NodeId, scope: usize, depth: usize) -> Class {
@@ -154,14 +140,6 @@ impl Language for Python {
         }
     }
 
-    fn indexes_parts(&self) -> bool {
-        false
-    }
-
-    fn numeric_keys_are_names(&self) -> bool {
-        false
-    }
-
     fn call_value(&self, a: &Analyzer<'_>, node: NodeId, scope: usize, depth: usize) -> ValueKind {
         let Kind::Call(c) = a.kind(node) else {
             return ValueKind::Other;
@@ -183,24 +161,11 @@ impl Language for Python {
         Some("len")
     }
 
-    fn length_member(&self) -> Option<&'static str> {
-        None
-    }
-
     fn list_growers(&self) -> &'static [&'static str] {
         &["append", "extend", "insert"]
     }
 
-    fn empty_blocks(&self) -> bool {
-        false
-    }
-
-    fn loop_body(
-        &self,
-        a: &Analyzer<'_>,
-        node: NodeId,
-        body: &[NodeId],
-    ) -> Result<(usize, String), ResultUse> {
+    fn loop_body(&self, a: &Analyzer<'_>, node: NodeId, body: &[NodeId]) -> LoopBody {
         let Some(first) = body.first() else {
             return Err(a.escape(node, "the loop's body is not a block".into()));
         };
@@ -212,20 +177,12 @@ impl Language for Python {
         Ok((start, line_indent(a.text, start)))
     }
 
-    fn typed_names(&self) -> bool {
-        false
-    }
-
     fn request_value(&self, a: &Analyzer<'_>, call: NodeId, name: &str) -> Option<NodeId> {
         a.keyword(call, name)
     }
 
     fn names_model(&self, a: &Analyzer<'_>, call: NodeId) -> Option<bool> {
         Some(a.keyword(call, "model").is_some() || a.keyword(call, "contents").is_some())
-    }
-
-    fn other_library(&self, _: &Analyzer<'_>, _: NodeId) -> bool {
-        false
     }
 
     /// Keyword arguments; a new one goes after the last argument.
@@ -325,6 +282,10 @@ impl Language for Python {
         }
     }
 
+    fn builds_wrapper(&self, a: &Analyzer<'_>, call: NodeId, scope: usize) -> bool {
+        a.wrapper_name(call, scope).is_some()
+    }
+
     /// `types.Part(...)`: its keyword arguments as its map, unless the object is used as one.
     fn wrapper(&self, a: &Analyzer<'_>, node: NodeId, scope: usize) -> Option<Wrapper> {
         let Kind::Call(c) = a.kind(node) else {
@@ -357,24 +318,12 @@ impl Language for Python {
         })
     }
 
-    fn member_wrapper(&self, _: &Analyzer<'_>, _: NodeId, _: usize) -> Option<Wrapper> {
-        None
-    }
-
-    fn builds_wrapper(&self, a: &Analyzer<'_>, call: NodeId, scope: usize) -> bool {
-        a.wrapper_name(call, scope).is_some()
-    }
-
     fn carries(&self, parent: &Kind, child: NodeId) -> bool {
         match parent {
             Kind::Tuple(_) | Kind::Set(_) | Kind::Binary { plus: true, .. } => true,
             Kind::Comprehension(c) => c.sequence && c.elements.contains(&child),
             _ => false,
         }
-    }
-
-    fn spread_entries_flow(&self) -> bool {
-        false
     }
 
     fn follows_parameters(&self) -> bool {

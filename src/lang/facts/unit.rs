@@ -9,7 +9,7 @@
 
 use super::Analyzer;
 use super::scope::{BindingKind, Resolution};
-use crate::api::{PartRead, PartRole, PartsLoop, ReadKind, ResultUse, ResultUses, StreamLoop};
+use crate::api::{PartRead, PartRole, PartsLoop, ReadKind, ResultUse, ResultUses, StreamLoop, line_indent};
 use crate::lang::bindings::Binding;
 use crate::lang::ir::{Kind, NodeId};
 
@@ -175,11 +175,31 @@ impl Analyzer<'_> {
             }
             Kind::Return(_) => self.returned(parent, &what, follow, uses),
             // A lambda's or an arrow function's expression body.
-            Kind::Function(f) if f.expression && f.body.contains(&node) => {
-                self.returned(node, &what, follow, uses)
-            }
+            Kind::Function(_) if self.returns(parent, node) => self.returned(node, &what, follow, uses),
             _ => uses.push(self.used_in(node, parent)),
         }
+    }
+
+    /// `parent` returns `value`: a `return` statement, or a lambda's or an arrow function's
+    /// expression body.
+    pub(super) fn returns(&self, parent: NodeId, value: NodeId) -> bool {
+        match self.kind(parent) {
+            Kind::Return(_) => true,
+            Kind::Function(f) => f.expression && f.body.contains(&value),
+            _ => false,
+        }
+    }
+
+    /// Where the statements of the braced block `block` start (after its `{`), and their
+    /// indentation (none for an empty block); `None` when `block` is not a braced block.
+    pub(super) fn block_start(&self, block: NodeId) -> Option<(usize, String)> {
+        let Kind::Block(statements) = self.kind(block) else {
+            return None;
+        };
+        let indent = statements
+            .first()
+            .map_or_else(String::new, |&first| line_indent(self.text, self.start(first)));
+        Some((self.start(block) + 1, indent))
     }
 
     /// A result returned by the function around `node`: followed through the calls of the

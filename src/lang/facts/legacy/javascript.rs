@@ -5,10 +5,12 @@
 use std::collections::HashSet;
 use std::ops::Range;
 
-use super::{CHAT_HISTORY, ConfigProblem, LegacyPackage, LegacyWords, Model, ModelBinding, Outcome};
+use super::{
+    CHAT_HISTORY, ConfigProblem, Imports, LegacyPackage, LegacyWords, Model, ModelBinding, ModelText, Outcome,
+};
 use crate::api::{
     ClientSite, Entry, LegacyClient, LegacyCount, LegacyImport, LegacyRequest, LegacyStreamLoop, LegacyUnit,
-    MapValue, ValueKind, line_indent, line_removal,
+    ValueKind,
 };
 use crate::lang::bindings::Binding;
 use crate::lang::facts::scope::{BindingKind, exported};
@@ -40,33 +42,14 @@ impl LegacyPackage for JavaScriptLegacy {
         &super::LEGACY_WORDS[1]
     }
 
-    fn merges_repeated(&self) -> bool {
-        false
-    }
-
     fn makes_unit(&self, a: &Analyzer<'_>, kind: BindingKind) -> bool {
         a.legacy_source(kind).as_deref() == Some(LEGACY_PACKAGE)
             && a.imported_name(kind) == Some(LEGACY_CLASS)
     }
 
-    fn unit(
-        &self,
-        a: &Analyzer<'_>,
-        name: &str,
-        bindings: &[&Binding<BindingKind>],
-        count: usize,
-        unit: &mut LegacyUnit,
-    ) -> Outcome<()> {
-        let binding = *bindings.first().ok_or("no import")?;
-        a.javascript_unit(name, binding, count, unit)
-    }
-
-    fn responses_read_as_current(&self) -> bool {
-        false
-    }
-
-    fn counts_in_place(&self) -> bool {
-        true
+    fn unit(&self, a: &Analyzer<'_>, name: &str, of: &Imports, n: usize, to: &mut LegacyUnit) -> Outcome<()> {
+        let binding = *of.first().ok_or("no import")?;
+        a.javascript_unit(name, binding, n, to)
     }
 
     /// `const name = model`.
@@ -88,24 +71,22 @@ impl LegacyPackage for JavaScriptLegacy {
         format!("the model of line {line} is not bound by `const` to a name of its own")
     }
 
-    fn model_used_for(&self, name: &str, line: usize, member: &str) -> String {
-        format!(
-            "the model object `{name}` (line {line}) is used for `{member}`, which has no automatic rewrite"
-        )
+    fn counts_in_place(&self) -> bool {
+        true
     }
 
     /// The value as written.
-    fn model_text(
-        &self,
-        a: &Analyzer<'_>,
-        written: &str,
-        node: NodeId,
-        scope: usize,
-    ) -> Outcome<(String, Option<String>)> {
+    fn model_text(&self, a: &Analyzer<'_>, written: &str, node: NodeId, scope: usize) -> ModelText {
         match a.value(node, scope, 0).kind {
             ValueKind::Str(id) => crate::api::legacy_model_text(Some(&id), written, true),
             _ => crate::api::legacy_model_text(None, written, false),
         }
+    }
+
+    fn model_used_for(&self, name: &str, line: usize, member: &str) -> String {
+        format!(
+            "the model object `{name}` (line {line}) is used for `{member}`, which has no automatic rewrite"
+        )
     }
 
     fn config_problem(&self, problem: ConfigProblem) -> String {
@@ -117,25 +98,12 @@ impl LegacyPackage for JavaScriptLegacy {
         }
     }
 
-    fn incomplete_config(&self) -> &'static str {
-        "the generation config has a spread, a method or a computed key"
-    }
-
-    fn inline_config(
-        &self,
-        _: &Analyzer<'_>,
-        _: &Entry,
-        map: MapValue,
-        entries: &mut Vec<Entry>,
-        _: &mut Vec<String>,
-        _: &mut HashSet<usize>,
-    ) -> Outcome<()> {
-        entries.extend(map.entries);
-        Ok(())
-    }
-
     fn not_a_list(&self, _: &Analyzer<'_>, entry: &Entry) -> String {
         format!("`{}` is not an array interlint can read", entry.key)
+    }
+
+    fn incomplete_config(&self) -> &'static str {
+        "the generation config has a spread, a method or a computed key"
     }
 }
 
@@ -252,12 +220,7 @@ impl Analyzer<'_> {
             unit.other_clients.push(self.legacy_client(other)?);
         }
         for model in &models {
-            if let Some(statement) = model.statement {
-                if self.has_comment(self.range(statement)) {
-                    return Err("a comment in the model's definition would be lost".into());
-                }
-                unit.removals.push(line_removal(self.text, self.range(statement)));
-            }
+            self.remove_model(model, unit)?;
             for &count in &model.counts {
                 unit.counts.push(self.javascript_count(model, count)?);
             }
@@ -694,22 +657,9 @@ impl Analyzer<'_> {
             .ok_or("the request has no arguments")?;
         Ok((
             LegacyRequest {
-                call: self.range(request),
-                callee: self.range(function),
-                asynchronous: false,
                 client: Some(model.client.clone()),
-                arguments: span,
-                parens,
-                model: model_text,
-                contents,
-                config: MapValue {
-                    entries,
-                    complete: true,
-                    wrapper: None,
-                },
-                model_id,
                 stream: matches!(self.kind(function), Kind::Member(m) if &*m.name.name == w.create_stream),
-                previous: None,
+                ..self.legacy_request(request, span, (model_text, model_id), contents, entries)
             },
             inlined,
         ))
@@ -828,7 +778,8 @@ impl Analyzer<'_> {
                     self.line(load)
                 )
             })?;
-            let Some(Kind::For(f)) = self.parent(member).map(|p| self.kind(p)) else {
+            let for_loop = self.parent(member);
+            let (Some(for_loop), Some(Kind::For(f))) = (for_loop, for_loop.map(|p| self.kind(p))) else {
                 return Err(format!(
                     "`{name}.stream` is used otherwise than iterated by `for await` (line {})",
                     self.line(load)
@@ -848,26 +799,22 @@ impl Analyzer<'_> {
             let [block] = f.body.as_slice() else {
                 return Err(format!("the loop over `{name}.stream` has no block"));
             };
-            let Kind::Block(statements) = self.kind(*block) else {
+            let Some((body_start, indent)) = self.block_start(*block) else {
                 return Err(format!(
                     "the loop over `{name}.stream` is one statement without braces (line {})",
                     self.line(load)
                 ));
             };
-            let indent = statements
-                .first()
-                .map_or_else(String::new, |&s| line_indent(self.text, self.start(s)));
             let mut stream_loop = LegacyStreamLoop {
                 chunk: chunk.clone(),
-                body_start: self.start(*block) + 1,
+                body_start,
                 indent,
                 texts: Vec::new(),
             };
-            let span = self.range(*block);
-            for &(read, _) in self.scopes.loads_of(&chunk) {
-                if !span.contains(&self.start(read)) {
-                    continue;
-                }
+            // The reads of the chunk in the loop; one where another binding holds it, or after
+            // the loop, blocks the unit.
+            let mut other = Vec::new();
+            for (read, _) in self.loop_variable_reads(for_loop, f, &chunk, &mut other) {
                 match self.member_call(read).0.and_then(|m| self.text_call(m)) {
                     Some(call) => stream_loop.texts.push(self.end(read)..self.end(call)),
                     None if self.harmless_use(read) => {}
@@ -879,19 +826,20 @@ impl Analyzer<'_> {
                     }
                 }
             }
+            if let Some(crate::api::ResultUse::Escape { range, .. }) = other.first() {
+                let line = self
+                    .text
+                    .get(..range.start)
+                    .map_or(0, |t| t.matches('\n').count())
+                    + 1;
+                return Err(format!(
+                    "the chunk `{chunk}` is read otherwise than as its text (line {line})"
+                ));
+            }
             unit.responses.push(self.end(load)..self.end(member));
             unit.stream_loops.push(stream_loop);
         }
         Ok(())
-    }
-
-    /// `parent` returns `value`: a `return` statement or an arrow function's expression body.
-    fn returns(&self, parent: NodeId, value: NodeId) -> bool {
-        match self.kind(parent) {
-            Kind::Return(_) => true,
-            Kind::Function(f) => f.expression && f.body.contains(&value),
-            _ => false,
-        }
     }
 
     /// The `generateContent` calls of a model bound by `const`, for a model not migrated.

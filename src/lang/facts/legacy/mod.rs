@@ -19,11 +19,17 @@ use std::ops::Range;
 
 use super::Analyzer;
 use super::scope::{BindingKind, Resolution};
-use crate::api::{Entry, LegacyUnit, MapValue, ValueKind, line_removal};
+use crate::api::{Entry, LegacyRequest, LegacyUnit, MapValue, Value, ValueKind, line_removal};
 use crate::lang::bindings::Binding;
 use crate::lang::ir::{Arg, Kind, NodeId};
 
 type Outcome<T> = Result<T, String>;
+
+/// The bindings of a legacy unit's import.
+type Imports<'b> = [&'b Binding<BindingKind>];
+
+/// The model as the new call writes it, and its id when it is a literal.
+type ModelText = Outcome<(String, Option<String>)>;
 
 /// Why a chat started from a history is not migrated.
 const CHAT_HISTORY: &str =
@@ -95,26 +101,25 @@ pub(crate) trait LegacyPackage: Sync {
     fn words(&self) -> &'static LegacyWords;
     /// Repeated imports of the package under one name (a notebook's sections each import it)
     /// make one unit.
-    fn merges_repeated(&self) -> bool;
+    fn merges_repeated(&self) -> bool {
+        false
+    }
     /// Whether a binding makes a unit: an import of the package's module or class.
     fn makes_unit(&self, a: &Analyzer<'_>, kind: BindingKind) -> bool;
-    /// The unit of the bindings `bindings` of `name` (one, or the same import repeated);
-    /// `count` is how often the name is bound in its scope.
-    fn unit(
-        &self,
-        a: &Analyzer<'_>,
-        name: &str,
-        bindings: &[&Binding<BindingKind>],
-        count: usize,
-        unit: &mut LegacyUnit,
-    ) -> Outcome<()>;
+    /// The unit (made `to`) of the bindings `of` of `name` (one, or the same import repeated);
+    /// `n` is how often the name is bound in its scope.
+    fn unit(&self, a: &Analyzer<'_>, name: &str, of: &Imports, n: usize, to: &mut LegacyUnit) -> Outcome<()>;
     /// Whether a response reads as the current client's does (Python's `response.text`): its
     /// requests' results are followed as the current client's are; else the unit follows them
     /// itself (JavaScript's `result.response.text()`).
-    fn responses_read_as_current(&self) -> bool;
+    fn responses_read_as_current(&self) -> bool {
+        false
+    }
     /// Whether a token count of a model made in place (`model(...).countTokens(x)`) is the
     /// unit's.
-    fn counts_in_place(&self) -> bool;
+    fn counts_in_place(&self) -> bool {
+        false
+    }
     /// How a model is bound to a name of its own, when it is.
     fn model_binding(&self, a: &Analyzer<'_>, call: NodeId) -> Option<ModelBinding>;
     /// Why a model neither bound to a name of its own nor stored is not migrated.
@@ -123,13 +128,7 @@ pub(crate) trait LegacyPackage: Sync {
     fn model_used_for(&self, name: &str, line: usize, member: &str) -> String;
     /// The model as the new call writes it, and its id when it is a literal (`written` is the
     /// argument as written).
-    fn model_text(
-        &self,
-        a: &Analyzer<'_>,
-        written: &str,
-        node: NodeId,
-        scope: usize,
-    ) -> Outcome<(String, Option<String>)>;
+    fn model_text(&self, a: &Analyzer<'_>, written: &str, node: NodeId, scope: usize) -> ModelText;
     /// Why a generation config cannot be inlined.
     fn config_problem(&self, problem: ConfigProblem) -> String;
     /// Why a generation config whose entries are not all known cannot be inlined.
@@ -137,13 +136,16 @@ pub(crate) trait LegacyPackage: Sync {
     /// Adds a literal generation config's entries (`map`, the value of `entry`) to a request's.
     fn inline_config(
         &self,
-        a: &Analyzer<'_>,
-        entry: &Entry,
+        _a: &Analyzer<'_>,
+        _entry: &Entry,
         map: MapValue,
         entries: &mut Vec<Entry>,
-        generation_keys: &mut Vec<String>,
-        consumed: &mut HashSet<usize>,
-    ) -> Outcome<()>;
+        _generation_keys: &mut Vec<String>,
+        _consumed: &mut HashSet<usize>,
+    ) -> Outcome<()> {
+        entries.extend(map.entries);
+        Ok(())
+    }
     /// Why a setting that must be a list is not migrated.
     fn not_a_list(&self, a: &Analyzer<'_>, entry: &Entry) -> String;
 }
@@ -625,6 +627,53 @@ impl Analyzer<'_> {
         }
         entries.push(entry);
         Ok(())
+    }
+
+    /// Deletes the statement binding a model, when it has one, unless a comment in it would be
+    /// lost.
+    fn remove_model(&self, model: &Model, unit: &mut LegacyUnit) -> Outcome<()> {
+        if let Some(statement) = model.statement {
+            if self.has_comment(self.range(statement)) {
+                return Err("a comment in the model's definition would be lost".into());
+            }
+            unit.removals.push(line_removal(self.text, self.range(statement)));
+        }
+        Ok(())
+    }
+
+    /// The request `request` (a call) with its arguments at `arguments`, for the model (as the
+    /// new call writes it, and its id) with the contents and the config's entries: made through
+    /// the model (not the client), not streamed, not a chat's turn.
+    fn legacy_request(
+        &self,
+        request: NodeId,
+        arguments: Range<usize>,
+        (model, model_id): (String, Option<String>),
+        contents: Value,
+        entries: Vec<Entry>,
+    ) -> LegacyRequest {
+        let callee = match self.kind(request) {
+            Kind::Call(c) => self.range(c.callee),
+            _ => self.range(request),
+        };
+        LegacyRequest {
+            call: self.range(request),
+            callee,
+            asynchronous: false,
+            client: None,
+            arguments,
+            parens: self.parens(request),
+            model,
+            contents,
+            config: MapValue {
+                entries,
+                complete: true,
+                wrapper: None,
+            },
+            model_id,
+            stream: false,
+            previous: None,
+        }
     }
 
     /// A generation config's literal map, with the statement binding it when that is inlined.

@@ -4,10 +4,12 @@
 use std::collections::HashSet;
 use std::ops::Range;
 
-use super::{CHAT_HISTORY, ConfigProblem, LegacyPackage, LegacyWords, Model, ModelBinding, Outcome};
+use super::{
+    CHAT_HISTORY, ConfigProblem, Imports, LegacyPackage, LegacyWords, Model, ModelBinding, ModelText, Outcome,
+};
 use crate::api::{
     ClientSite, Entry, FilesFunction, LegacyCount, LegacyFilesCall, LegacyImport, LegacyRequest, LegacyUnit,
-    MapValue, ValueKind, line_removal,
+    MapValue, ValueKind,
 };
 use crate::lang::bindings::Binding;
 use crate::lang::facts::scope::{BindingKind, Resolution};
@@ -38,23 +40,12 @@ impl LegacyPackage for PythonLegacy {
             if a.import_class(statement, index) == Class::Module(LEGACY_MODULE.to_string()))
     }
 
-    fn unit(
-        &self,
-        a: &Analyzer<'_>,
-        name: &str,
-        bindings: &[&Binding<BindingKind>],
-        count: usize,
-        unit: &mut LegacyUnit,
-    ) -> Outcome<()> {
-        a.python_unit(name, bindings, count, unit)
+    fn unit(&self, a: &Analyzer<'_>, name: &str, of: &Imports, n: usize, to: &mut LegacyUnit) -> Outcome<()> {
+        a.python_unit(name, of, n, to)
     }
 
     fn responses_read_as_current(&self) -> bool {
         true
-    }
-
-    fn counts_in_place(&self) -> bool {
-        false
     }
 
     /// `name = Model(...)`, a statement of its own.
@@ -96,13 +87,7 @@ impl LegacyPackage for PythonLegacy {
     }
 
     /// A name is followed to the string it is bound to.
-    fn model_text(
-        &self,
-        a: &Analyzer<'_>,
-        written: &str,
-        node: NodeId,
-        scope: usize,
-    ) -> Outcome<(String, Option<String>)> {
+    fn model_text(&self, a: &Analyzer<'_>, written: &str, node: NodeId, scope: usize) -> ModelText {
         let string = matches!(a.kind(node), Kind::Str(_) | Kind::Template(_));
         match a.classify(node, scope, 0) {
             Class::Str(id) => crate::api::legacy_model_text(Some(&id), written, string),
@@ -278,12 +263,7 @@ impl Analyzer<'_> {
         unit.client = Some(site);
         let mut consumed = HashSet::new();
         for model in &models {
-            if let Some(statement) = model.statement {
-                if self.has_comment(self.range(statement)) {
-                    return Err("a comment in the model's definition would be lost".into());
-                }
-                unit.removals.push(line_removal(self.text, self.range(statement)));
-            }
+            self.remove_model(model, unit)?;
             for &count in &model.counts {
                 unit.counts.push(self.python_count(model.call, count)?);
             }
@@ -683,7 +663,6 @@ impl Analyzer<'_> {
         if self.has_comment(span.clone()) {
             return Err("a comment inside the call's arguments would be lost".into());
         }
-        let parens = self.parens(request);
         let mut inlined = Vec::new();
         let mut entries = Vec::new();
         let mut generation_keys: Vec<String> = Vec::new();
@@ -692,22 +671,9 @@ impl Analyzer<'_> {
         }
         Ok((
             LegacyRequest {
-                call: self.range(request),
-                callee: self.range(function),
                 asynchronous,
-                client: None,
-                arguments: span,
-                parens,
-                model: model_text,
-                contents,
-                config: MapValue {
-                    entries,
-                    complete: true,
-                    wrapper: None,
-                },
-                model_id,
                 stream,
-                previous: None,
+                ..self.legacy_request(request, span, (model_text, model_id), contents, entries)
             },
             inlined,
         ))
