@@ -1,7 +1,10 @@
 //! JavaScript's and TypeScript's answers to the questions of [`Language`]: a request names its
 //! fields in one object literal, a `const`/`let` belongs to its block, packages export
 //! factories, classes and enums by name, and the legacy package is a class
-//! (`GoogleGenerativeAI`).
+//! (`GoogleGenerativeAI`). The bodies that only JavaScript has (its member reads, its calls'
+//! results) are here too.
+//!
+//! Imports: the analyzer of [`facts`](super), the shared form and the fact model.
 
 use std::ops::Range;
 

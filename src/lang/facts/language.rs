@@ -8,7 +8,7 @@
 //! Where the two extractors give different facts for programs that mean the same (the
 //! differences `tests/facts.rs` lists), the method whose two answers make the difference says so.
 //!
-//! Imports: the shared form ([`ir`](crate::lang::ir)), the fact model ([`api`](crate::api)) and
+//! Imports: the shared form ([`ir`]), the fact model ([`crate::api`]) and
 //! the analyzer of [`facts`](super); nothing of a language's parser.
 
 use std::ops::Range;

@@ -5,8 +5,8 @@
 //!
 //! The two languages differ in the API's spelling (`generate_content` / `generateContent`), in
 //! how a request names its fields (keyword arguments / one object literal), in how a name is
-//! bound and in what their client packages export; each [`Language`] answers those questions
-//! ([`python`], [`javascript`]). Everything else (names and scopes, following a value, the
+//! bound and in what their client packages export; each `Language` answers those questions
+//! (`python`, `javascript`). Everything else (names and scopes, following a value, the
 //! reads of a result) is the same code.
 
 mod calls;

@@ -1,6 +1,10 @@
 //! Python's answers to the questions of [`Language`]: keyword arguments name a request's
 //! fields, a name belongs to its function, the client's `types` module builds typed wrappers,
-//! and the legacy package is a module (`google.generativeai`).
+//! and the legacy package is a module (`google.generativeai`). The bodies that only Python has
+//! (its attribute reads, its calls' results) are here too.
+//!
+//! Imports: the analyzer of [`facts`](super), the shared form, the fact model, and Python's
+//! comment runs ([`comment_runs`](crate::lang::python::comment_runs)).
 
 use std::ops::Range;
 
