@@ -4,7 +4,7 @@ use serde::Deserialize;
 
 pub const BUILTIN_CLIENTS: &str = include_str!("../rules/clients.toml");
 
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
 pub struct Packages {
     pub current: Vec<String>,
@@ -31,7 +31,7 @@ pub struct Packages {
     pub implied_fields: std::collections::BTreeMap<String, std::collections::BTreeMap<String, String>>,
 }
 
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
 pub struct Clients {
     pub minimum_version: String,
@@ -41,6 +41,10 @@ pub struct Clients {
     /// ([`spellings`]), a configuration's is not.
     #[serde(default)]
     pub spelling: Spellings,
+    /// How each legacy package spells what its migration units are made of; the built-in one is
+    /// read ([`legacy_spellings`]), a configuration's is not.
+    #[serde(default)]
+    pub legacy_spelling: LegacySpellings,
 }
 
 /// The methods of a client library the analyses follow, as the language spells them.
@@ -67,6 +71,12 @@ pub struct Spelling {
     pub code_execution_result: String,
     /// The old client's error classes (`APIError`), which an interactions call does not raise.
     pub errors: Vec<String>,
+    /// A result's getter of its first candidate's parts (`parts`), where the client has one.
+    #[serde(default)]
+    pub parts: Option<String>,
+    /// A result's getter of its parsed structured output (`parsed`), where the client has one.
+    #[serde(default)]
+    pub parsed: Option<String>,
     /// The module of the client's request types (`google.genai.types`, `@google/genai`).
     pub types_module: String,
     /// The enum of a predecessor config's thinking level there (`ThinkingLevel`).
@@ -80,15 +90,60 @@ pub struct Spellings {
     pub javascript: Spelling,
 }
 
+/// What a legacy package's migration units are made of, as the language spells it; a name the
+/// package does not have is empty.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct LegacySpelling {
+    /// The model's create-content method (`generate_content`).
+    pub create: String,
+    /// Its streaming form (`generateContentStream`; Python streams with `stream=True`).
+    #[serde(default)]
+    pub create_stream: String,
+    /// Its coroutine (`generate_content_async`), reported as the blocking method.
+    #[serde(default)]
+    pub create_async: String,
+    /// The model's token count (`count_tokens`) and its chat's start (`start_chat`).
+    pub count: String,
+    pub start_chat: String,
+    /// The model's settings that make a request's config.
+    pub settings: Vec<String>,
+    /// The generation config among them, inlined entry by entry.
+    pub generation_config: String,
+    /// The settings that must be lists (the legacy clients took shorthands too).
+    pub lists: Vec<String>,
+    /// The model class, called by its name or through the module (`GenerativeModel`).
+    #[serde(default)]
+    pub model_class: String,
+    /// The model class's constructor from a cached content (`from_cached_content`).
+    #[serde(default)]
+    pub from_cache: String,
+}
+
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LegacySpellings {
+    pub python: LegacySpelling,
+    pub javascript: LegacySpelling,
+}
+
+/// The built-in table, read once (empty were it invalid).
+fn builtin() -> &'static Clients {
+    static BUILTIN: std::sync::LazyLock<Clients> =
+        std::sync::LazyLock::new(|| Clients::builtin().unwrap_or_default());
+    &BUILTIN
+}
+
 /// The built-in spellings of rules/clients.toml. The table is checked when a run starts
 /// ([`Clients::builtin`]) and by a test; were it invalid, no method would match.
 pub fn spellings() -> &'static Spellings {
-    static SPELLINGS: std::sync::LazyLock<Spellings> = std::sync::LazyLock::new(|| {
-        Clients::builtin()
-            .map(|clients| clients.spelling)
-            .unwrap_or_default()
-    });
-    &SPELLINGS
+    &builtin().spelling
+}
+
+/// The built-in spellings of the legacy packages (rules/clients.toml `[legacy-spelling]`),
+/// checked as [`spellings`] are.
+pub fn legacy_spellings() -> &'static LegacySpellings {
+    &builtin().legacy_spelling
 }
 
 impl Clients {
@@ -183,5 +238,21 @@ mod spelling_tests {
         }
         assert_eq!(spelled.python.create, "generate_content");
         assert_eq!(spelled.javascript.send_stream, "sendMessageStream");
+    }
+
+    #[test]
+    fn the_builtin_table_spells_the_legacy_packages() {
+        let spelled = legacy_spellings();
+        for (language, s) in [("python", &spelled.python), ("javascript", &spelled.javascript)] {
+            let all = [&s.create, &s.count, &s.start_chat, &s.generation_config];
+            assert!(all.iter().all(|w| !w.is_empty()), "{language}: {s:?}");
+            assert!(s.settings.contains(&s.generation_config), "{language}: {s:?}");
+            assert!(
+                s.lists.iter().all(|l| s.settings.contains(l)),
+                "{language}: {s:?}"
+            );
+        }
+        assert_eq!(spelled.python.model_class, "GenerativeModel");
+        assert_eq!(spelled.javascript.create_stream, "generateContentStream");
     }
 }

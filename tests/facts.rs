@@ -21,53 +21,70 @@
 //! bytes.
 //!
 //! Differences between the two extractors for programs that mean the same, each asserted as it
-//! is (the test named shows both programs):
+//! is (the test named shows both programs). The extractor is written once over the questions
+//! whose answers depend on the language (`lang::facts::Language`, answered by
+//! `lang/facts/python.rs` and `lang/facts/javascript.rs`) and on the legacy package
+//! (`LegacyPackage`, in `lang/facts/legacy/`); each difference names the method whose two answers
+//! make it, or says that the analysis is written once and why it still differs:
 //!
 //! 1. Where a new argument goes in a call without a request object: after the last argument in
 //!    Python, after the opening parenthesis in TypeScript (its `insert_at` moves only for a
 //!    request object). `model.generate_content("Hi")` / `model.generateContent("Hi")`,
 //!    `chat.send_message("Hello")` / `chat.sendMessage("Hello")`, `generate_content(*args)` /
 //!    `generateContent(...args)`. Tests `legacy_model_and_create`,
-//!    `legacy_start_chat_and_send_message`, `spread_arguments`.
+//!    `legacy_start_chat_and_send_message`, `spread_arguments`. `Language::arguments`.
 //! 2. A legacy streaming request: Python's `model.generate_content(x, stream=True)` is a request
 //!    of its unit (migrated, `stream`); TypeScript's `model.generateContentStream(x)` blocks the
-//!    unit. Test `legacy_create_stream`.
+//!    unit. Test `legacy_create_stream`. `Language::stream_keyword` (Python asks for a stream by a
+//!    keyword) and the legacy package's spelling (`create-stream` in rules/clients.toml
+//!    `[legacy-spelling]`: JavaScript's stream is a method of its own, whose result the unit
+//!    reads itself).
 //! 3. A legacy unit blocked by how its model is used: Python's keeps the import's range,
 //!    TypeScript's has none (`0..0`). Tests `legacy_create_stream`,
-//!    `legacy_start_chat_and_send_message`, `legacy_unit_blocked`.
+//!    `legacy_start_chat_and_send_message`, `legacy_unit_blocked`. `LegacyPackage::unit`: the
+//!    Python module's unit records its import first, the JavaScript class's once its clients and
+//!    models are followed.
 //! 4. A legacy import with no client made: Python's unit adds `client = genai.Client()` after
 //!    the import; TypeScript's is blocked ("no client is made"). Test `imports`.
+//!    `LegacyPackage::unit`: Python's module is configured, JavaScript's class makes clients.
 //! 5. Client objects: TypeScript records `new GoogleGenAI({...})` and `new GoogleGenerativeAI(KEY)`
 //!    as `Class` wrappers (going elsewhere); Python's `genai.Client(...)` is no wrapper. Tests
-//!    `client_creation` and every legacy test.
+//!    `client_creation` and every legacy test. `Language::wrapper`.
 //! 6. Other packages: TypeScript records an import of any package (`node:os`, `other`) and any
 //!    imported name constructed, called or read a member of as a wrapper of that package;
 //!    Python records only the client packages' imports and their `types` wrappers. Tests
-//!    `imports`, `names_of_other_packages`.
+//!    `imports`, `names_of_other_packages`. `Language::imports`, `Language::wrapper`.
 //! 7. Enum members: TypeScript's `Type.STRING` is an `Enum` wrapper; Python's
-//!    `types.Type.STRING` is nothing. Test `wrapper_enum`.
+//!    `types.Type.STRING` is nothing. Test `wrapper_enum`. `Language::member_wrapper`.
 //! 8. A wrapper's arguments: Python gives a wrapper's keyword arguments as its `map`, and a
 //!    wrapper used as a value is a `Map` named by the wrapper (`Content{...}`); TypeScript gives
 //!    the object literal's range (`literal`), no map, and the value is `Other`. Tests
 //!    `wrapper_class`, `wrapper_config_bound_to_a_name`. Python's wrappers name no `module`.
+//!    `Language::wrapper`, `Language::call_value`.
 //! 9. The typed-wrapper module's import: Python's `from google.genai import types` carries
 //!    `types` (its binding, removal and whether it is used); TypeScript's
 //!    `import * as types from "@google/genai"` carries none. Tests `imports`,
-//!    `unused_types_import`.
+//!    `unused_types_import`. `Language::imports`.
 //! 10. A model named by a name bound twice (`model = "a"`, then `model = "b"` under an `if`):
 //!     Python resolves it to the last binding's literal (`"b"`, and the argument's value is that
 //!     binding's); TypeScript's model is unresolved and the name has no value. Test
-//!     `model_bound_twice`.
+//!     `model_bound_twice`. `Language::scoping`: a JavaScript assignment from another block
+//!     runs conditionally, so the name is not followed.
 //! 11. A config bound once and used by two requests: Python marks the name `shared`; TypeScript
-//!     does not. Test `config_shared_by_two_requests`.
+//!     does not. Test `config_shared_by_two_requests`. The analysis is written once
+//!     (`shared_config`, for both languages); it looks for the name as a `config=` keyword
+//!     argument, which only Python's requests have (a TypeScript config is a property of the
+//!     request object).
 //! 12. A wrapper passed to a function of the module whose parameter goes into a request: Python
 //!     follows it into the request (`flow=request`); TypeScript stops at the call (`elsewhere`).
-//!     Test `parameter_flowing_into_a_request`.
+//!     Test `parameter_flowing_into_a_request`. `Language::follows_parameters`.
 //! 13. A legacy model made from a cached content: its model (and its requests') is unresolved
 //!     in Python, absent in TypeScript. Test `legacy_model_from_cached_content`.
+//!     `Language::legacy_model`.
 //! 14. A parameter annotated with the response type: Python reads `response.text` of
 //!     `response: types.GenerateContentResponse` as a response's; TypeScript gives nothing for
-//!     `response: GenerateContentResponse`. Test `response_as_an_annotated_parameter`.
+//!     `response: GenerateContentResponse`. Test `response_as_an_annotated_parameter`. The scope
+//!     walk binds a parameter to its annotation under Python's rules only (`Language::scoping`).
 //!
 //! Other differences come from the languages or the client libraries themselves, not from the
 //! extractors, and are noted in their tests: a JavaScript chat takes its message in a request

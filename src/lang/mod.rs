@@ -536,7 +536,7 @@ impl Document {
             (Surface::JavaScript | Surface::TypeScript | Surface::Tsx, Syntax::Lowered(tree)) => {
                 let env = facts::Env::new();
                 let elsewhere = facts::Elsewhere::default();
-                facts::extract(tree, &self.text, facts::Dialect::JavaScript, &env, &elsewhere).0
+                facts::extract(tree, &self.text, &facts::JavaScript, &env, &elsewhere).0
             }
             (Surface::Shell, Syntax::TreeSitter(tree)) => shell::facts(tree, &self.text, &self.prompts),
             (Surface::Json, Syntax::Json(json)) => json::facts(json, &self.text),
@@ -560,7 +560,7 @@ pub fn python_facts(
     env: &facts::Env,
     elsewhere: &facts::Elsewhere<'_>,
 ) -> (Facts, facts::Env) {
-    facts::extract(tree, text, facts::Dialect::Python, env, elsewhere)
+    facts::extract(tree, text, &facts::Python, env, elsewhere)
 }
 
 /// Parses one text of a surface into its documents.

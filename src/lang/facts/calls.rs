@@ -21,13 +21,11 @@ impl Analyzer<'_> {
         if c.new {
             return None;
         }
-        if self.py()
-            && let Some((method, _)) = self.runner_method(call)
-        {
+        if let Some((method, _)) = self.runner_method(call) {
             return self.method_reference(method, scope, depth);
         }
         let w = self.words;
-        let function = self.unwrap_js(c.callee);
+        let function = self.look_through(c.callee);
         match self.kind(function) {
             Kind::Member(m) => {
                 let object = m.object;
@@ -44,32 +42,27 @@ impl Analyzer<'_> {
                     } else {
                         CallKind::Create
                     };
-                    // The REST discovery client (`googleapis`: `generativelanguage.models.
-                    // generateContent({ model, requestBody })`) is another library.
-                    if !self.py() && self.request_value(call, "requestBody").is_some() {
+                    if self.lang.other_library(self, call) {
                         return None;
                     }
-                    if self.py() && self.is_models_member(object) {
+                    // `client.models.generate_content` as written, or through a name bound to
+                    // the client's `models` (`const { models } = ai`).
+                    if self.is_models_member(object) {
                         return Some((create, method_range, None));
                     }
                     let class = self.classify(object, scope, depth + 1);
-                    if !self.py() && class == Class::Models {
+                    if class == Class::Models {
                         let method =
                             method_range.filter(|_| object_name.is_some_and(|o| &*o.name == "models"));
                         return Some((create, method, None));
                     }
                     if let Class::LegacyModel(_) = class {
-                        let stream = stream || self.py() && self.flag(call, "stream");
+                        let stream = stream || self.lang.stream_keyword(self, call);
                         return Some((CallKind::LegacyCreate { stream }, None, None));
                     }
                     // An unknown receiver called with a request naming its model; not the
                     // API's own implementation calling itself.
-                    let request = if self.py() {
-                        self.keyword(call, "model").is_some() || self.keyword(call, "contents").is_some()
-                    } else {
-                        self.request(call)?;
-                        self.request_value(call, "model").is_some()
-                    };
+                    let request = self.lang.names_model(self, call)?;
                     return (request && !self.implementation_call(call, object))
                         .then_some((create, None, None));
                 }
@@ -77,14 +70,11 @@ impl Analyzer<'_> {
                     return match object_name.map(|o| &*o.name) {
                         Some("interactions") => Some((CallKind::Interactions, None, None)),
                         // Another library's `chats.create(name=...)` names no model.
-                        Some("chats") => {
-                            let model = if self.py() {
-                                self.keyword(call, "model").is_some()
-                            } else {
-                                self.request_value(call, "model").is_some()
-                            };
-                            model.then_some((CallKind::ChatCreate, None, None))
-                        }
+                        Some("chats") => self.request_value(call, "model").is_some().then_some((
+                            CallKind::ChatCreate,
+                            None,
+                            None,
+                        )),
                         _ => None,
                     };
                 }
@@ -100,64 +90,22 @@ impl Analyzer<'_> {
                         _ => None,
                     };
                 }
-                if self.py() {
-                    self.python_legacy_call(call, object, name, scope, depth)
-                } else {
-                    self.js_legacy_call(call, name)
-                }
+                self.lang.legacy_call(self, call, object, name, scope, depth)
             }
             Kind::Name(name) => {
-                if self.py() && &**name == "GenerativeModel" {
+                // The legacy package's model class, called by its name.
+                let legacy = self.lang.legacy().words();
+                if **name == *legacy.model_class {
                     return Some((CallKind::LegacyModel, None, None));
                 }
                 match self.classify(function, scope, depth + 1) {
                     Class::Method(..) => self.method_reference(function, scope, depth),
-                    Class::Module(path) if self.py() && path.ends_with(".GenerativeModel") => {
+                    Class::Module(path) if legacy.is_model_class_path(&path) => {
                         Some((CallKind::LegacyModel, None, None))
                     }
                     _ => None,
                 }
             }
-            _ => None,
-        }
-    }
-
-    /// The legacy Python client's model and its coroutine.
-    fn python_legacy_call(
-        &self,
-        call: NodeId,
-        object: NodeId,
-        name: &str,
-        scope: usize,
-        depth: usize,
-    ) -> Option<CallShape> {
-        match name {
-            // The legacy model's coroutine reports as its blocking method.
-            "generate_content_async"
-                if matches!(self.classify(object, scope, depth + 1), Class::LegacyModel(_)) =>
-            {
-                let stream = self.flag(call, "stream");
-                Some((CallKind::LegacyCreate { stream }, None, None))
-            }
-            "GenerativeModel" => Some((CallKind::LegacyModel, None, None)),
-            // `genai.GenerativeModel.from_cached_content(cached_content=...)`.
-            "from_cached_content" => {
-                let model_class = self.src(object) == "GenerativeModel"
-                    || matches!(self.kind(object), Kind::Member(o) if &*o.name.name == "GenerativeModel")
-                    || matches!(self.classify(object, scope, depth + 1), Class::Module(p) if p.ends_with(".GenerativeModel"));
-                model_class.then_some((CallKind::LegacyModel, None, None))
-            }
-            _ => None,
-        }
-    }
-
-    /// The legacy JavaScript client's model.
-    fn js_legacy_call(&self, call: NodeId, name: &str) -> Option<CallShape> {
-        match name {
-            // The legacy client's method takes the model's parameters first; other SDKs'
-            // functions of the same name take their own instance first.
-            "getGenerativeModel" => self.request(call).map(|_| (CallKind::LegacyModel, None, None)),
-            "getGenerativeModelFromCachedContent" => Some((CallKind::LegacyModel, None, None)),
             _ => None,
         }
     }
@@ -180,10 +128,15 @@ impl Analyzer<'_> {
         Some((kind, range.filter(|_| local_single), Some(name.to_string())))
     }
 
+    /// A call running a method it is given ([`Language::runner_method`](super::Language::runner_method)).
+    pub(super) fn runner_method(&self, call: NodeId) -> Option<(NodeId, usize)> {
+        self.lang.runner_method(self, call)
+    }
+
     /// A call running a method it is given with the arguments after it: `asyncio.to_thread(f,
     /// ...)`, `functools.partial(f, ...)`, `loop.run_in_executor(executor, f, ...)`. The
     /// argument naming the method, and how many arguments come before the request's own.
-    pub(super) fn runner_method(&self, call: NodeId) -> Option<(NodeId, usize)> {
+    pub(super) fn runner_of(&self, call: NodeId) -> Option<(NodeId, usize)> {
         let Kind::Call(c) = self.kind(call) else {
             return None;
         };
@@ -246,10 +199,7 @@ impl Analyzer<'_> {
     /// The value of the request's field `name`: a keyword argument in Python, a property of the
     /// request object in JavaScript.
     pub(super) fn request_value(&self, call: NodeId, name: &str) -> Option<NodeId> {
-        if self.py() {
-            return self.keyword(call, name);
-        }
-        self.property(self.request(call)?, name)
+        self.lang.request_value(self, call, name)
     }
 
     /// The value of property `name` of an object literal (for `{ name }`, the name read).
@@ -290,7 +240,7 @@ impl Analyzer<'_> {
     pub(super) fn implementation_call(&self, call: NodeId, receiver: NodeId) -> bool {
         let mut node = receiver;
         for _ in 0..MAX_DEPTH {
-            node = self.unwrap_js(node);
+            node = self.look_through(node);
             node = match self.kind(node) {
                 Kind::Member(m) => {
                     if &*m.name.name == "models" {
@@ -327,57 +277,17 @@ impl Analyzer<'_> {
         };
         // A runner's call (`asyncio.to_thread(method, ...)`) is the method's: its callee is the
         // method, its arguments those after it.
-        let (function, skip) = match self.runner_method(node).filter(|_| self.py()) {
+        let (function, skip) = match self.runner_method(node) {
             Some((method, skip)) => (method, skip),
             None => (c.callee, 0),
         };
-        let parens = c.parens.range();
-        let mut args = Vec::new();
-        let mut positional = Vec::new();
-        let mut spread = false;
-        let mut insert_at;
-        let mut arg_indent = None;
-        if self.py() {
-            let elements: Vec<Range<usize>> = c.args.iter().map(|a| a.span.range()).collect();
-            for (i, arg) in c.args.iter().enumerate().skip(skip) {
-                match &arg.kind {
-                    ArgKind::Keyword(_) => args.extend(self.keyword_entry(c, &elements, i, scope, 0)),
-                    ArgKind::Spread | ArgKind::KeywordSpread => spread = true,
-                    ArgKind::Positional => positional.push(self.value(arg.value, scope, 0)),
-                }
-            }
-            insert_at = elements.last().map_or(parens.start + 1, |e| e.end);
-            arg_indent = elements
-                .first()
-                .and_then(|first| self.own_line_indent(parens.start, first.start));
-        } else {
-            let request = self.request(node);
-            insert_at = if parens.is_empty() {
-                self.end(node)
-            } else {
-                parens.start + 1
-            };
-            for (i, arg) in c.args.iter().enumerate() {
-                match (i, request) {
-                    (0, Some(object)) => {
-                        let map = self.dict_map(object, scope, 0);
-                        spread |= !map.complete;
-                        args = map.entries;
-                        let Kind::Dict(d) = self.kind(object) else {
-                            continue;
-                        };
-                        let object_start = self.start(object);
-                        insert_at = d.items.last().map_or(object_start + 1, |p| p.span.end as usize);
-                        arg_indent = d
-                            .items
-                            .first()
-                            .and_then(|first| self.own_line_indent(object_start, first.span.start as usize));
-                    }
-                    _ if arg.kind == ArgKind::Spread => spread = true,
-                    _ => positional.push(self.value(arg.value, scope, 0)),
-                }
-            }
-        }
+        let super::language::Arguments {
+            args,
+            positional,
+            spread,
+            insert_at,
+            arg_indent,
+        } = self.lang.arguments(self, node, skip, scope);
         let model = match kind {
             CallKind::LegacyCreate { .. } | CallKind::StartChat => match self.kind(function) {
                 Kind::Member(m) => match self.classify(m.object, scope, 1) {
@@ -395,14 +305,14 @@ impl Analyzer<'_> {
         let result = match kind {
             CallKind::Create => Some(Box::new(self.result_uses(node, scope, false))),
             CallKind::CreateStream => Some(Box::new(self.result_uses(node, scope, true))),
-            // A legacy Python response reads as the current client's does; JavaScript's legacy
-            // units follow their results themselves (`result.response.text()`).
-            CallKind::LegacyCreate { stream } if self.py() => {
+            // A legacy response that reads as the current client's (Python's); JavaScript's
+            // legacy units follow their results themselves (`result.response.text()`).
+            CallKind::LegacyCreate { stream } if self.lang.legacy().responses_read_as_current() => {
                 Some(Box::new(self.result_uses(node, scope, stream)))
             }
             CallKind::SendMessage => {
                 let stream = matches!(self.kind(function), Kind::Member(m) if *m.name.name == *self.words.send_stream)
-                    || self.py() && self.flag(node, "stream");
+                    || self.lang.stream_keyword(self, node);
                 Some(Box::new(self.result_uses(node, scope, stream)))
             }
             _ => None,
@@ -428,7 +338,7 @@ impl Analyzer<'_> {
 
     /// The indentation of the element at `first` when it does not sit on the line of the
     /// bracket at `open`.
-    fn own_line_indent(&self, open: usize, first: usize) -> Option<String> {
+    pub(super) fn own_line_indent(&self, open: usize, first: usize) -> Option<String> {
         self.text
             .get(open..first)?
             .contains('\n')

@@ -17,7 +17,7 @@ impl Analyzer<'_> {
             return unit;
         };
         // `client.chats.create`: the client is what `.chats` is read from.
-        if let Kind::Member(m) = self.kind(self.unwrap_js(c.callee))
+        if let Kind::Member(m) = self.kind(self.look_through(c.callee))
             && let Kind::Member(chats) = self.kind(m.object)
         {
             unit.client = self.range(chats.object);
@@ -112,7 +112,7 @@ impl Analyzer<'_> {
         turns.sort_by_key(|(node, _)| self.start(*node));
         // TypeScript types a name by its declaration: a turn's result assigned to a name that
         // also holds something else (another chat's turn, a response) would not fit it.
-        if !self.py() {
+        if self.lang.typed_names() {
             let values: Vec<NodeId> = turns.iter().map(|(node, _)| self.climb(*node)).collect();
             for (node, turn) in &turns {
                 let Some(result) = &turn.result else {
@@ -195,7 +195,7 @@ impl Analyzer<'_> {
         let Kind::Call(c) = self.kind(call) else {
             return None;
         };
-        let Kind::Member(m) = self.kind(self.unwrap_js(c.callee)) else {
+        let Kind::Member(m) = self.kind(self.look_through(c.callee)) else {
             return None;
         };
         let name = self.tree.name(m.object)?;
@@ -231,7 +231,7 @@ impl Analyzer<'_> {
         let call = self.parent(member)?;
         match self.kind(call) {
             Kind::Call(c) if c.callee == member => {
-                let stream = name == self.words.send_stream || self.py() && self.flag(call, "stream");
+                let stream = name == self.words.send_stream || self.lang.stream_keyword(self, call);
                 Some((call, stream))
             }
             _ => None,

@@ -2,65 +2,37 @@
 
 use super::scope::{BindingKind, Resolution};
 use super::{Analyzer, Class, MAX_DEPTH};
-use crate::api::{CallKind, ModelRef, Origin};
-use crate::lang::ir::{ArgKind, Kind, NodeId};
+use crate::api::{ModelRef, Origin};
+use crate::lang::ir::{Kind, NodeId};
 
 impl Analyzer<'_> {
     pub(super) fn classify(&self, node: NodeId, scope: usize, depth: usize) -> Class {
         if depth > MAX_DEPTH {
             return Class::Unknown;
         }
-        let node = self.unwrap_js(node);
+        let node = self.look_through(node);
         match self.kind(node) {
             Kind::Paren(inner) | Kind::Await(inner) => self.classify(*inner, scope, depth + 1),
             Kind::Str(s) => Class::Str(s.to_string()),
             Kind::Name(_) => self.classify_name(node, scope, depth),
-            Kind::Member(_) if self.py() => self.classify_attribute(node, scope, depth),
-            Kind::Member(_) => self.classify_member(node, scope, depth),
+            Kind::Member(_) => self.lang.classify_member(self, node, scope, depth),
             // `response.functionCalls ?? []`: the fallback is only used when there is nothing.
-            Kind::Logical(values) if !self.py() && self.logical_fallback(node) => match values.first() {
+            Kind::Logical(values) if self.logical_fallback(node) => match values.first() {
                 Some(&left) => self.classify(left, scope, depth + 1),
                 None => Class::Unknown,
             },
             Kind::Index { object, .. } => match self.classify(*object, scope, depth + 1) {
-                Class::Parts if !self.py() => Class::Part,
+                Class::Parts if self.lang.indexes_parts() => Class::Part,
                 Class::Candidates(origin) => Class::Candidate(origin),
                 _ => Class::Unknown,
             },
             Kind::Call(call) if call.new => Class::Unknown,
-            Kind::Call(_) if self.py() => {
-                if self.is_partial(node) {
-                    return Class::Unknown;
-                }
-                // `loop.run_in_executor(None, lambda: request(...))` gives the lambda's result.
-                if let Some((method, _)) = self.runner_method(node)
-                    && let Kind::Function(f) = self.kind(method)
-                    && f.kind == crate::lang::ir::FunctionKind::Lambda
-                {
-                    return match f.body.first() {
-                        Some(&body) => self.classify(body, scope, depth + 1),
-                        None => Class::Unknown,
-                    };
-                }
-                match self.call_kind(node, scope, depth) {
-                    Some((kind, ..)) => self.python_result(kind, node, scope, depth),
-                    None => Class::Unknown,
-                }
-            }
-            Kind::Call(_) => {
-                if let Some(module) = self.required_module(node) {
-                    return Class::Module(module);
-                }
-                match self.call_kind(node, scope, depth) {
-                    Some((kind, ..)) => self.js_result(kind, node, scope, depth),
-                    None => Class::Unknown,
-                }
-            }
+            Kind::Call(_) => self.lang.classify_call(self, node, scope, depth),
             _ => Class::Unknown,
         }
     }
 
-    /// `a ?? b`, `a || b` (not `a && b`).
+    /// `a ?? b`, `a || b` (not `a && b`): [`Language::fallback_operators`](super::Language::fallback_operators).
     fn logical_fallback(&self, node: NodeId) -> bool {
         let Kind::Logical(values) = self.kind(node) else {
             return false;
@@ -72,61 +44,7 @@ impl Analyzer<'_> {
             .text
             .get(self.end(left)..self.start(right))
             .unwrap_or_default();
-        between.contains("??") || between.contains("||")
-    }
-
-    /// What a Python call of the API returns.
-    fn python_result(&self, kind: CallKind, call: NodeId, scope: usize, depth: usize) -> Class {
-        let flag = |name: &str| self.keyword(call, name).map(|v| self.src(v) == "True");
-        match kind {
-            CallKind::SendMessage if flag("stream") == Some(true) => Class::Stream,
-            CallKind::Create | CallKind::LegacyCreate { stream: false } | CallKind::SendMessage => {
-                Class::Response
-            }
-            CallKind::Interactions => match flag("stream") {
-                None => Class::Interaction,
-                // Its items are events, still not read with `.text`.
-                Some(true) => Class::Stream,
-                Some(false) => Class::Unknown,
-            },
-            CallKind::CreateStream | CallKind::LegacyCreate { stream: true } => Class::Stream,
-            CallKind::ChatCreate | CallKind::StartChat => Class::Chat,
-            CallKind::LegacyModel => Class::LegacyModel(self.legacy_model(call, scope, depth)),
-            CallKind::Rest { .. } => Class::Unknown,
-        }
-    }
-
-    /// What a JavaScript call of the API returns.
-    fn js_result(&self, kind: CallKind, call: NodeId, scope: usize, depth: usize) -> Class {
-        match kind {
-            CallKind::Create => Class::Response,
-            CallKind::CreateStream => Class::Stream,
-            CallKind::LegacyCreate { stream: false } => Class::LegacyResult,
-            CallKind::LegacyCreate { stream: true } => Class::LegacyStreamResult,
-            CallKind::Interactions => match self.request_value(call, "stream") {
-                None => Class::Interaction,
-                // Its events are still not read with `.text`: the chunk reads keep their warning.
-                Some(v) if self.src(v) == "true" => Class::Stream,
-                Some(_) => Class::Unknown,
-            },
-            CallKind::ChatCreate => Class::Chat,
-            CallKind::StartChat => Class::LegacyChat,
-            CallKind::Rest { .. } => Class::Unknown,
-            CallKind::SendMessage => {
-                let Some((object, method)) = self.method_of(call) else {
-                    return Class::Unknown;
-                };
-                let stream = method == self.words.send_stream;
-                match (self.classify(object, scope, depth + 1), stream) {
-                    (Class::Chat, false) => Class::Response,
-                    (Class::Chat, true) => Class::Stream,
-                    (Class::LegacyChat, false) => Class::LegacyResult,
-                    (Class::LegacyChat, true) => Class::LegacyStreamResult,
-                    _ => Class::Unknown,
-                }
-            }
-            CallKind::LegacyModel => Class::LegacyModel(self.legacy_model(call, scope, depth)),
-        }
+        self.lang.fallback_operators().iter().any(|o| between.contains(o))
     }
 
     /// The receiver and the name of a method call (`object.name(...)`).
@@ -144,7 +62,7 @@ impl Analyzer<'_> {
         let Some(name) = self.tree.name(node) else {
             return Class::Unknown;
         };
-        if !self.py() && matches!(name, "this" | "super") {
+        if self.lang.reserved_names().contains(&name) {
             return Class::Unknown;
         }
         match self.scopes.names.resolve(name, scope, self.start(node)) {
@@ -222,105 +140,11 @@ impl Analyzer<'_> {
         let Some(name) = import.names.get(index as usize) else {
             return Class::Unknown;
         };
-        if self.py() {
-            return match &import.module {
-                _ if import.level > 0 || import.module.is_some() => {
-                    let module = format!(
-                        "{}{}",
-                        ".".repeat(import.level as usize),
-                        import.module.as_ref().map_or("", |m| &*m.name)
-                    );
-                    Class::Module(format!("{module}.{}", name.name.name))
-                }
-                // `import a.b as c` binds the whole path; `import a.b` binds `a`.
-                _ if name.alias.is_some() => Class::Module(name.name.name.to_string()),
-                _ => Class::Module(name.name.name.split('.').next().unwrap_or_default().to_string()),
-            };
-        }
-        let Some(module) = &import.module else {
-            return Class::Unknown;
-        };
-        match &*name.name.name {
-            "default" | "*" => Class::Module(module.name.to_string()),
-            imported => Class::Module(format!("{}#{imported}", module.name)),
-        }
-    }
-
-    /// A Python attribute read.
-    fn classify_attribute(&self, node: NodeId, scope: usize, depth: usize) -> Class {
-        let Kind::Member(m) = self.kind(node) else {
-            return Class::Unknown;
-        };
-        let (object, attr) = (m.object, &*m.name.name);
-        if (attr == self.words.create || attr == self.words.create_stream) && self.is_models_member(object) {
-            let kind = if attr == self.words.create {
-                CallKind::Create
-            } else {
-                CallKind::CreateStream
-            };
-            let start = match self.kind(object) {
-                Kind::Member(o) => o.name.span.start as usize,
-                _ => self.start(node),
-            };
-            return Class::Method(kind, Some(start..self.end(node)));
-        }
-        if attr == "parts" && self.candidates_root(node, scope, depth).is_some() {
-            return Class::Parts;
-        }
-        if attr == "candidates"
-            && let Some(origin) = response_origin(&self.classify(object, scope, depth + 1))
-        {
-            return Class::Candidates(origin);
-        }
-        if self.src(object) == self.words.this {
-            return self.self_attribute(attr, depth);
-        }
-        match self.classify(object, scope, depth + 1) {
-            Class::Module(path) => Class::Module(format!("{path}.{attr}")),
-            _ => Class::Unknown,
-        }
-    }
-
-    /// A JavaScript member read.
-    fn classify_member(&self, node: NodeId, scope: usize, depth: usize) -> Class {
-        let Kind::Member(m) = self.kind(node) else {
-            return Class::Unknown;
-        };
-        let (object, name) = (m.object, &*m.name.name);
-        if name == "models" {
-            return Class::Models;
-        }
-        if self.tree.name(object) == Some(self.words.this) {
-            return self.self_attribute(name, depth);
-        }
-        if name == "parts" && self.candidates_root(node, scope, depth).is_some() {
-            return Class::Parts;
-        }
-        let class = self.classify(object, scope, depth + 1);
-        if name == "candidates"
-            && let Some(origin) = response_origin(&class)
-        {
-            return Class::Candidates(origin);
-        }
-        match (&class, name) {
-            (Class::Models, _) if name == self.words.create || name == self.words.create_stream => {
-                let kind = if name == self.words.create {
-                    CallKind::Create
-                } else {
-                    CallKind::CreateStream
-                };
-                let range = match self.kind(object) {
-                    Kind::Member(o) => Some(o.name.span.start as usize..self.end(node)),
-                    _ => None,
-                };
-                Class::Method(kind, range)
-            }
-            _ => self.member_of(class, name),
-        }
+        self.lang.import_class(import, name)
     }
 
     /// `self.name` / `this.name`: what every value assigned to it holds, when they agree.
-    fn self_attribute(&self, name: &str, depth: usize) -> Class {
+    pub(super) fn self_attribute(&self, name: &str, depth: usize) -> Class {
         let values = self
             .scopes
             .self_attrs
@@ -337,12 +161,7 @@ impl Analyzer<'_> {
     /// A property of an object of a known class.
     pub(super) fn member_of(&self, class: Class, name: &str) -> Class {
         match (class, name) {
-            (Class::Module(path), _) if self.py() => Class::Module(format!("{path}.{name}")),
-            (Class::Module(path), _) => Class::Module(if path.contains('#') {
-                format!("{path}.{name}")
-            } else {
-                format!("{path}#{name}")
-            }),
+            (Class::Module(path), _) => Class::Module(self.lang.member_path(&path, name)),
             (Class::LegacyResult | Class::LegacyStreamResult, "response") => Class::LegacyResponse,
             (Class::LegacyStreamResult, "stream") => Class::LegacyStream,
             _ => Class::Unknown,
@@ -360,17 +179,17 @@ impl Analyzer<'_> {
         let Kind::Member(parts) = self.kind(parts) else {
             return None;
         };
-        let content = self.unwrap_js(parts.object);
+        let content = self.look_through(parts.object);
         let Kind::Member(content) = self.kind(content) else {
             return None;
         };
         if &*content.name.name != "content" {
             return None;
         }
-        let Kind::Index { object, .. } = self.kind(self.unwrap_js(content.object)) else {
+        let Kind::Index { object, .. } = self.kind(self.look_through(content.object)) else {
             return None;
         };
-        let Kind::Member(candidates) = self.kind(self.unwrap_js(*object)) else {
+        let Kind::Member(candidates) = self.kind(self.look_through(*object)) else {
             return None;
         };
         if &*candidates.name.name != "candidates" {
@@ -382,32 +201,7 @@ impl Analyzer<'_> {
 
     /// The model of a legacy `GenerativeModel(...)` / `getGenerativeModel({ model })` call.
     pub(super) fn legacy_model(&self, call: NodeId, scope: usize, depth: usize) -> ModelRef {
-        if !self.py() {
-            return match self.request_value(call, "model") {
-                Some(v) => self.model_ref(v, scope, depth),
-                None => ModelRef::Absent,
-            };
-        }
-        let Kind::Call(c) = self.kind(call) else {
-            return ModelRef::Absent;
-        };
-        // A model made from a cache uses the cache's model.
-        if matches!(self.kind(c.callee), Kind::Member(m) if &*m.name.name == "from_cached_content") {
-            return ModelRef::Unresolved;
-        }
-        let value = self
-            .keyword(call, "model_name")
-            .or_else(|| self.keyword(call, "model"))
-            .or_else(|| {
-                c.args
-                    .iter()
-                    .find(|a| !matches!(a.kind, ArgKind::Keyword(_)))
-                    .map(|a| a.value)
-            });
-        match value {
-            Some(v) => self.model_ref(v, scope, depth),
-            None => ModelRef::Absent,
-        }
+        self.lang.legacy_model(self, call, scope, depth)
     }
 
     pub(super) fn model_ref(&self, value: NodeId, scope: usize, depth: usize) -> ModelRef {

@@ -12,28 +12,23 @@ impl Analyzer<'_> {
         if depth > MAX_DEPTH {
             return Flow::Elsewhere;
         }
-        let py = self.py();
         let mut current = node;
         while let Some(parent) = self.parent(current) {
             match self.kind(parent) {
                 Kind::List(_) | Kind::Paren(_) | Kind::Conditional { .. } => {}
-                Kind::Tuple(_) | Kind::Set(_) if py => {}
-                Kind::Cast(_) if !py => {}
                 Kind::Spread { double: false, .. } => {}
-                Kind::Binary { plus: true, .. } if py => {}
-                Kind::Comprehension(c) if py && c.sequence && c.elements.contains(&current) => {}
                 Kind::Dict(d) => {
                     // As an entry's value; a Python `**spread` goes elsewhere.
                     let entry = d.items.iter().find(|e| e.value == current);
                     match entry {
-                        Some(e) if !(py && e.key == Key::Spread) => {}
+                        Some(e) if e.key != Key::Spread || self.lang.spread_entries_flow() => {}
                         _ => return Flow::Elsewhere,
                     }
                 }
                 Kind::Call(c) => {
                     let argument = c.args.iter().find(|a| a.value == current);
                     return match argument {
-                        Some(a) if !(py && a.kind == ArgKind::KeywordSpread) => {
+                        Some(a) if a.kind != ArgKind::KeywordSpread => {
                             self.argument_flow(parent, current, scope, depth)
                         }
                         _ => Flow::Elsewhere,
@@ -43,22 +38,17 @@ impl Analyzer<'_> {
                     let Some(&target) = a.targets.last() else {
                         return Flow::Elsewhere;
                     };
-                    if !py {
-                        // Only a declaration (`const x = ...`) is followed.
-                        let declared = self
-                            .parent(parent)
-                            .is_some_and(|p| matches!(self.kind(p), Kind::Declaration { .. }));
-                        return match self.kind(target) {
-                            Kind::Name(_) if declared => self.name_flow(target, scope, depth),
-                            _ => Flow::Elsewhere,
-                        };
+                    if !self.lang.follows_assignment(self, parent) {
+                        return Flow::Elsewhere;
                     }
+                    // A declaration's target is never a member.
                     return match self.kind(target) {
                         Kind::Name(_) => self.name_flow(target, scope, depth),
                         Kind::Member(_) => self.field_flow(target, scope),
                         _ => Flow::Elsewhere,
                     };
                 }
+                kind if self.lang.carries(kind, current) => {}
                 _ => return Flow::Elsewhere,
             }
             current = parent;
@@ -99,18 +89,13 @@ impl Analyzer<'_> {
         if self.call_kind(call, scope, 0).is_some() {
             return Flow::Request(Some(vec![self.range(call)]));
         }
-        let wrapped = if self.py() {
-            self.wrapper_name(call, scope).is_some()
-        } else {
-            self.wrapper(call, scope).is_some()
-        };
-        if wrapped {
+        if self.lang.builds_wrapper(self, call, scope) {
             return Flow::Inside(vec![self.range(call)]);
         }
         if let Some(list) = self.list_growth(call) {
             return self.name_flow(list, scope, depth + 1);
         }
-        if !self.py() {
+        if !self.lang.follows_parameters() {
             return Flow::Elsewhere;
         }
         let runs_request = c.args.iter().any(|a| {
@@ -177,11 +162,7 @@ impl Analyzer<'_> {
         let Kind::Member(m) = self.kind(c.callee) else {
             return None;
         };
-        let grows = if self.py() {
-            matches!(&*m.name.name, "append" | "extend" | "insert")
-        } else {
-            matches!(&*m.name.name, "push" | "unshift")
-        };
+        let grows = self.lang.list_growers().contains(&&*m.name.name);
         (grows && matches!(self.kind(m.object), Kind::Name(_))).then_some(m.object)
     }
 
@@ -233,7 +214,7 @@ impl Analyzer<'_> {
         };
         let bound_once = match self.scopes.names.bindings_in(declared, name) {
             Some([only]) => match only.kind {
-                BindingKind::Assign { value, .. } => self.py() || !self.exported_value(value),
+                BindingKind::Assign { value, .. } => !self.exported_value(value),
                 _ => false,
             },
             _ => false,
@@ -264,11 +245,12 @@ impl Analyzer<'_> {
                         .parent(use_node)
                         .and_then(|member| self.parent(member))
                         .is_some_and(|call| self.list_growth(call) == Some(use_node));
-                    let measured = self.py()
-                        && self.parent(use_node).is_some_and(|call| {
+                    let measured = self.lang.length_function().is_some_and(|len| {
+                        self.parent(use_node).is_some_and(|call| {
                             matches!(self.kind(call), Kind::Call(c)
-                                if c.callee != use_node && self.src(c.callee) == "len")
-                        });
+                                if c.callee != use_node && self.src(c.callee) == len)
+                        })
+                    });
                     !grown && !measured
                 })
                 .map(|&(use_node, s)| self.flow(use_node, s, depth + 1)),

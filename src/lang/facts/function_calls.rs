@@ -41,7 +41,7 @@ impl Analyzer<'_> {
                 self.call_use(parent, scope, true, &mut calls)
             }
             // `R.function_calls.length` (the list's own member).
-            Kind::Member(m) if m.object == climbed && !self.py() && &*m.name.name == "length" => {}
+            Kind::Member(m) if m.object == climbed && self.lang.length_member() == Some(&*m.name.name) => {}
             Kind::Member(_) => {
                 let around = self.quote(parent);
                 calls.other.push(self.escape(
@@ -72,7 +72,8 @@ impl Analyzer<'_> {
             }
             _ if self.shown(parent, climbed) => {}
             // `len(R.function_calls)`.
-            Kind::Call(c) if self.py() && self.src(c.callee) == "len" && c.args.len() == 1 => {}
+            Kind::Call(c) if self.lang.length_function() == Some(self.src(c.callee)) && c.args.len() == 1 => {
+            }
             _ => calls.other.push(self.used_in(climbed, parent)),
         }
         ResultUse::FunctionCalls(calls)

@@ -4,9 +4,10 @@
 //! wrappers and the imports.
 //!
 //! The two languages differ in the API's spelling (`generate_content` / `generateContent`), in
-//! how a request names its fields (keyword arguments / one object literal) and in what their
-//! client packages export; a [`Dialect`] carries those differences. Everything else (names
-//! and scopes, following a value, the reads of a result) is the same code.
+//! how a request names its fields (keyword arguments / one object literal), in how a name is
+//! bound and in what their client packages export; each `Language` answers those questions
+//! (`python`, `javascript`). Everything else (names and scopes, following a value, the
+//! reads of a result) is the same code.
 
 mod calls;
 mod chat;
@@ -14,9 +15,12 @@ mod classify;
 mod flow;
 mod function_calls;
 mod imports;
+mod javascript;
+mod language;
 mod legacy;
 #[cfg(test)]
 mod lowering_tests;
+mod python;
 mod reads;
 pub mod scope;
 mod unit;
@@ -25,17 +29,13 @@ mod values;
 use std::collections::HashMap;
 use std::ops::Range;
 
+pub(crate) use javascript::JavaScript;
+pub(crate) use language::Language;
+pub(crate) use python::Python;
 use scope::{BindingKind, Scopes};
 
 use crate::api::{CallKind, Facts, Flow, ModelRef, Origin};
 use crate::lang::ir::{Kind, NodeId, Tree};
-
-/// The language a tree was lowered from.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Dialect {
-    Python,
-    JavaScript,
-}
 
 /// How a language spells the API: its client library's methods (rules/clients.toml
 /// `[spelling]`) and the receiver of a method.
@@ -52,37 +52,36 @@ pub(crate) struct Words {
     pub executable_code: &'static str,
     pub code_execution_result: &'static str,
     pub errors: &'static [String],
+    /// The result's getters of its first candidate's parts (`parts`) and of its parsed
+    /// structured output (`parsed`), where the client has them (Python's).
+    pub parts: Option<&'static str>,
+    pub parsed: Option<&'static str>,
     /// The receiver of a method: `self` / `this`.
     pub this: &'static str,
 }
 
-impl Dialect {
-    pub(crate) fn words(self) -> &'static Words {
-        static WORDS: std::sync::LazyLock<[Words; 2]> = std::sync::LazyLock::new(|| {
-            let spelled = crate::clients::spellings();
-            let words = |s: &'static crate::clients::Spelling, this| Words {
-                create: &s.create,
-                create_stream: &s.create_stream,
-                start_chat: &s.start_chat,
-                send: &s.send,
-                send_stream: &s.send_stream,
-                function_calls: &s.function_calls,
-                function_call: &s.function_call,
-                usage: &s.usage,
-                grounding: &s.grounding,
-                executable_code: &s.executable_code,
-                code_execution_result: &s.code_execution_result,
-                errors: &s.errors,
-                this,
-            };
-            [words(&spelled.python, "self"), words(&spelled.javascript, "this")]
-        });
-        match self {
-            Dialect::Python => &WORDS[0],
-            Dialect::JavaScript => &WORDS[1],
-        }
-    }
-}
+/// Python's and JavaScript's words, in that order.
+static WORDS: std::sync::LazyLock<[Words; 2]> = std::sync::LazyLock::new(|| {
+    let spelled = crate::clients::spellings();
+    let words = |s: &'static crate::clients::Spelling, this| Words {
+        create: &s.create,
+        create_stream: &s.create_stream,
+        start_chat: &s.start_chat,
+        send: &s.send,
+        send_stream: &s.send_stream,
+        function_calls: &s.function_calls,
+        function_call: &s.function_call,
+        usage: &s.usage,
+        grounding: &s.grounding,
+        executable_code: &s.executable_code,
+        code_execution_result: &s.code_execution_result,
+        errors: &s.errors,
+        parts: s.parts.as_deref(),
+        parsed: s.parsed.as_deref(),
+        this,
+    };
+    [words(&spelled.python, "self"), words(&spelled.javascript, "this")]
+});
 
 /// What a name or expression holds.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -147,7 +146,7 @@ const MAX_DEPTH: usize = 12;
 pub(crate) struct Analyzer<'a> {
     pub tree: &'a Tree,
     pub text: &'a str,
-    pub dialect: Dialect,
+    pub lang: &'static dyn Language,
     pub words: &'static Words,
     pub scopes: Scopes,
     pub env: &'a Env,
@@ -159,98 +158,59 @@ pub(crate) struct Analyzer<'a> {
 
 /// The facts of one lowered document, and what its top-level names hold (for the next cell of a notebook). `env` is what the earlier cells bound, `elsewhere`
 /// the names the other cells mention.
-pub fn extract(
+pub(crate) fn extract(
     tree: &Tree,
     text: &str,
-    dialect: Dialect,
+    lang: &'static dyn Language,
     env: &Env,
     elsewhere: &Elsewhere<'_>,
 ) -> (Facts, Env) {
     let a = Analyzer {
         tree,
         text,
-        dialect,
-        words: dialect.words(),
-        scopes: Scopes::build(tree, text, dialect),
+        lang,
+        words: lang.words(),
+        scopes: Scopes::build(tree, text, lang),
         env,
         elsewhere,
         old_error_test: std::cell::OnceCell::new(),
     };
     let mut facts = Facts {
         comments: a.scopes.comments.clone(),
-        f_strings: match dialect {
-            Dialect::Python => (0..tree.nodes.len())
-                .filter(|&id| matches!(tree.kind(id as NodeId), Kind::Template(_)))
-                .map(|id| tree.range(id as NodeId))
-                .collect(),
-            Dialect::JavaScript => Vec::new(),
-        },
+        f_strings: lang.formatted_strings(tree),
         ..Facts::default()
     };
-    match dialect {
-        Dialect::Python => {
-            for &(node, scope) in &a.scopes.calls {
-                if let Some(call) = a.call(node, scope) {
-                    facts.calls.push(call);
-                }
-                if let Some(wrapper) = a.wrapper(node, scope) {
-                    facts.wrappers.push(wrapper);
-                }
-            }
-            for &(node, scope) in &a.scopes.members {
-                if let Some(read) = a.read(node, scope) {
-                    facts.reads.push(read);
-                }
-            }
-            for &node in &a.scopes.imports {
-                a.python_imports(node, &mut facts.imports);
-            }
-            facts.top_imports = a.top_imports();
+    for &(node, scope) in &a.scopes.calls {
+        if let Some(call) = a.call(node, scope) {
+            facts.calls.push(call);
         }
-        Dialect::JavaScript => {
-            for &(node, scope) in &a.scopes.calls {
-                if !a.is_new(node) {
-                    if let Some(call) = a.call(node, scope) {
-                        facts.calls.push(call);
-                    }
-                    if let Some(import) = a.dynamic_import(node) {
-                        facts.imports.push(import);
-                    }
-                }
-                if let Some(wrapper) = a.wrapper(node, scope) {
-                    facts.wrappers.push(wrapper);
-                }
-            }
-            for &(node, scope) in &a.scopes.members {
-                if let Some(read) = a.read(node, scope) {
-                    facts.reads.push(read);
-                }
-                if let Some(wrapper) = a.enum_member(node, scope) {
-                    facts.wrappers.push(wrapper);
-                }
-            }
-            for &node in &a.scopes.imports {
-                if let Some(import) = a.js_import(node) {
-                    facts.imports.push(import);
-                }
-            }
+        if let Some(import) = lang.dynamic_import(&a, node) {
+            facts.imports.push(import);
+        }
+        if let Some(wrapper) = lang.wrapper(&a, node, scope) {
+            facts.wrappers.push(wrapper);
         }
     }
+    for &(node, scope) in &a.scopes.members {
+        if let Some(read) = a.read(node, scope) {
+            facts.reads.push(read);
+        }
+        if let Some(wrapper) = lang.member_wrapper(&a, node, scope) {
+            facts.wrappers.push(wrapper);
+        }
+    }
+    for &node in &a.scopes.imports {
+        lang.imports(&a, node, &mut facts.imports);
+    }
+    facts.top_imports = lang.top_imports(&a);
     facts.legacy = a.legacy_units();
-    let exports = match dialect {
-        Dialect::Python => a.exports(),
-        Dialect::JavaScript => Env::new(),
-    };
+    let exports = lang.exports(&a);
     (facts, exports)
 }
 
 impl Analyzer<'_> {
     fn src(&self, node: NodeId) -> &str {
         self.text.get(self.tree.range(node)).unwrap_or_default()
-    }
-
-    fn py(&self) -> bool {
-        self.dialect == Dialect::Python
     }
 
     fn kind(&self, node: NodeId) -> &Kind {
@@ -277,10 +237,9 @@ impl Analyzer<'_> {
         matches!(self.kind(node), Kind::Call(c) if c.new)
     }
 
-    /// JavaScript looks through `await`, parentheses and type assertions; Python's analysis
-    /// reads what is written.
-    fn unwrap_js(&self, node: NodeId) -> NodeId {
-        if self.py() { node } else { self.tree.unwrap(node) }
+    /// `node`, looked through what changes nothing of its value ([`Language::look_through`]).
+    fn look_through(&self, node: NodeId) -> NodeId {
+        self.lang.look_through(self.tree, node)
     }
 
     /// What the module's top-level names hold, for the next cell of a notebook.
@@ -359,12 +318,9 @@ fn parse_int(text: &str) -> Option<i64> {
 /// The facts of a whole Python or JavaScript/TypeScript text, lowered from its parser.
 pub fn of_text(surface: crate::lang::Surface, text: &str) -> Facts {
     use crate::lang::Surface;
-    let (tree, dialect) = match surface {
-        Surface::Python => (crate::lang::python::lower::lower(text, false), Dialect::Python),
-        _ => (
-            crate::lang::javascript::lower::lower(surface, text),
-            Dialect::JavaScript,
-        ),
+    let (tree, lang): (_, &'static dyn Language) = match surface {
+        Surface::Python => (crate::lang::python::lower::lower(text, false), &Python),
+        _ => (crate::lang::javascript::lower::lower(surface, text), &JavaScript),
     };
-    extract(&tree, text, dialect, &Env::new(), &Elsewhere::default()).0
+    extract(&tree, text, lang, &Env::new(), &Elsewhere::default()).0
 }

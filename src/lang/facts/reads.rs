@@ -27,7 +27,6 @@ impl Analyzer<'_> {
                 self.classify(object, scope, 0)
             }
         };
-        let py = self.py();
         let w = self.words;
         let (object, name) = (m.object, &*m.name.name);
         let parent = self.parent(node);
@@ -35,7 +34,7 @@ impl Analyzer<'_> {
         if let Some(p) = parent {
             let written = match self.kind(p) {
                 Kind::Assign(a) => a.targets.contains(&node),
-                Kind::AugAssign { target, .. } | Kind::AssignExpr { target, .. } => !py && *target == node,
+                Kind::AugAssign { target, .. } | Kind::AssignExpr { target, .. } => *target == node,
                 _ => false,
             };
             if written {
@@ -43,8 +42,9 @@ impl Analyzer<'_> {
             }
         }
         let call = parent.filter(|&p| matches!(self.kind(p), Kind::Call(c) if !c.new && c.callee == node));
-        // `x.text()` is some other API's method (Python).
-        if py && call.is_some() {
+        // `x.text()` is some other API's method where even the legacy package's responses read
+        // as the current client's (Python).
+        if call.is_some() && self.lang.legacy().responses_read_as_current() {
             return None;
         }
         // `response?.text` is read through `response?`.
@@ -83,7 +83,7 @@ impl Analyzer<'_> {
                 }
                 _ => return None,
             };
-            let all = (py || origin == Origin::Interaction) && self.all_interactions(object, scope);
+            let all = origin == Origin::Interaction && self.all_interactions(object, scope);
             return Some(read(kind, range, receiver, origin, all));
         }
         if call.is_some() && name != "candidates" {
@@ -104,7 +104,7 @@ impl Analyzer<'_> {
                 false,
             ));
         }
-        if name == w.usage || py && name == "parsed" {
+        if name == w.usage || w.parsed == Some(name) {
             let origin = response_origin(&classify(object))?;
             if !matches!(origin, Origin::Response | Origin::Interaction) {
                 return None;
@@ -125,7 +125,7 @@ impl Analyzer<'_> {
                 });
                 ReadKind::Usage { member }
             };
-            let all = (py || origin == Origin::Interaction) && self.all_interactions(object, scope);
+            let all = origin == Origin::Interaction && self.all_interactions(object, scope);
             return Some(read(kind, self.range(node), receiver, origin, all));
         }
         if name == w.executable_code || name == w.code_execution_result {
@@ -162,7 +162,7 @@ impl Analyzer<'_> {
         if name == "candidates" {
             let origin = response_origin(&classify(object))?;
             let (kind, range) = self.candidates_chain(node)?;
-            let all = (py || origin == Origin::Interaction) && self.all_interactions(object, scope);
+            let all = origin == Origin::Interaction && self.all_interactions(object, scope);
             return Some(read(kind, range, receiver, origin, all));
         }
         None
@@ -194,7 +194,7 @@ impl Analyzer<'_> {
         while let Some(parent) = self.parent(top) {
             let step = match self.kind(parent) {
                 // `candidates![0]`: the assertion changes nothing read.
-                Kind::Cast(_) if !self.py() && self.src(parent).ends_with('!') => String::new(),
+                Kind::Cast(_) if self.src(parent).ends_with('!') => String::new(),
                 Kind::Index { object, index } if *object == top => format!("[{}]", self.src(*index)),
                 Kind::Member(m) if m.object == top => {
                     // A method call ends the chain before the method.
@@ -218,7 +218,7 @@ impl Analyzer<'_> {
 
     /// Every binding the receiver can come from is an interactions result.
     fn all_interactions(&self, receiver: NodeId, scope: usize) -> bool {
-        let receiver = self.unwrap_js(receiver);
+        let receiver = self.look_through(receiver);
         let Some(name) = self.tree.name(receiver) else {
             return self.classify(receiver, scope, 0) == Class::Interaction;
         };

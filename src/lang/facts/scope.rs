@@ -8,7 +8,8 @@
 use rustc_hash::FxHashMap as HashMap;
 use std::ops::Range;
 
-use super::Dialect;
+use super::Language;
+use super::language::Scoping;
 use crate::lang::bindings::{self, Bindings, ScopeKind};
 use crate::lang::ir::{DeclKind, Key, Kind, NodeId, Tree};
 
@@ -72,7 +73,7 @@ struct Assignment {
 struct Walk<'a> {
     tree: &'a Tree,
     text: &'a str,
-    dialect: Dialect,
+    lang: &'a dyn Language,
     s: Scopes,
     assignments: Vec<Assignment>,
     stack: Vec<(NodeId, usize)>,
@@ -84,26 +85,12 @@ impl Scopes {
         self.loads.get(name).map_or(&[], Vec::as_slice)
     }
 
-    pub fn build(tree: &Tree, text: &str, dialect: Dialect) -> Scopes {
-        let comments = match dialect {
-            Dialect::Python => tree
-                .comments
-                .iter()
-                .flat_map(|c| {
-                    // A comment runs to the end of its line, `\r` included.
-                    let mut range = c.range();
-                    if text.as_bytes().get(range.end) == Some(&b'\r') {
-                        range.end += 1;
-                    }
-                    crate::lang::python::comment_runs::comment_lines(range, text)
-                })
-                .collect(),
-            Dialect::JavaScript => tree.comments.iter().map(|c| c.range()).collect(),
-        };
+    pub(crate) fn build(tree: &Tree, text: &str, lang: &dyn Language) -> Scopes {
+        let comments = lang.comments(tree, text);
         let mut w = Walk {
             tree,
             text,
-            dialect,
+            lang,
             s: Scopes {
                 names: Bindings::new(),
                 self_attrs: HashMap::default(),
@@ -155,10 +142,11 @@ impl Walk<'_> {
 
     fn visit(&mut self, node: NodeId, scope: usize, push: &mut Vec<(NodeId, usize)>) {
         let tree = self.tree;
-        let js = self.dialect == Dialect::JavaScript;
+        // JavaScript's rules: blocks scope names, assignments rebind where the name is declared.
+        let js = self.lang.scoping() == Scoping::Block;
         match tree.kind(node) {
             Kind::Name(name) => {
-                if !(js && matches!(&**name, "this" | "super" | "import")) {
+                if !(self.lang.reserved_names().contains(&&**name) || js && &**name == "import") {
                     self.s.names.add_use(scope, name);
                     match self.s.loads.get_mut(&**name) {
                         Some(list) => list.push((node, scope)),
@@ -379,28 +367,15 @@ impl Walk<'_> {
             Kind::Import(import) => {
                 self.s.imports.push(node);
                 for (index, name) in import.names.iter().enumerate() {
-                    if &*name.name.name == "*" && self.dialect == Dialect::Python {
+                    let Some((bound, start)) = self.lang.import_binding(import, name, self.start(node))
+                    else {
                         continue;
-                    }
+                    };
                     let kind = BindingKind::Import {
                         statement: node,
                         index: index as u32,
                     };
-                    match self.dialect {
-                        Dialect::Python => {
-                            // `import google.genai` binds `google`.
-                            let bound = match (&name.alias, &import.module) {
-                                (None, None) => name.name.name.split('.').next().unwrap_or_default(),
-                                _ => name.bound(),
-                            };
-                            let bound = bound.to_string();
-                            self.bind(scope, &bound, self.start(node), kind);
-                        }
-                        Dialect::JavaScript => {
-                            let local = name.alias.as_ref().unwrap_or(&name.name);
-                            self.bind(scope, &local.name, local.span.start as usize, kind);
-                        }
-                    }
+                    self.bind(scope, bound, start, kind);
                 }
             }
             _ => self.children(node, scope, push),

@@ -175,11 +175,31 @@ impl Analyzer<'_> {
             }
             Kind::Return(_) => self.returned(parent, &what, follow, uses),
             // A lambda's or an arrow function's expression body.
-            Kind::Function(f) if f.expression && f.body.contains(&node) => {
-                self.returned(node, &what, follow, uses)
-            }
+            Kind::Function(_) if self.returns(parent, node) => self.returned(node, &what, follow, uses),
             _ => uses.push(self.used_in(node, parent)),
         }
+    }
+
+    /// `parent` returns `value`: a `return` statement, or a lambda's or an arrow function's
+    /// expression body.
+    pub(super) fn returns(&self, parent: NodeId, value: NodeId) -> bool {
+        match self.kind(parent) {
+            Kind::Return(_) => true,
+            Kind::Function(f) => f.expression && f.body.contains(&value),
+            _ => false,
+        }
+    }
+
+    /// Where the statements of the braced block `block` start (after its `{`), and their
+    /// indentation (none for an empty block); `None` when `block` is not a braced block.
+    pub(super) fn block_start(&self, block: NodeId) -> Option<(usize, String)> {
+        let Kind::Block(statements) = self.kind(block) else {
+            return None;
+        };
+        let indent = statements
+            .first()
+            .map_or_else(String::new, |&first| line_indent(self.text, self.start(first)));
+        Some((self.start(block) + 1, indent))
     }
 
     /// A result returned by the function around `node`: followed through the calls of the
@@ -400,8 +420,7 @@ impl Analyzer<'_> {
         }
         // `for part in response.parts:` (Python's getter of the first candidate's parts).
         if let Kind::Member(m) = self.kind(member)
-            && self.py()
-            && &*m.name.name == "parts"
+            && self.words.parts == Some(&*m.name.name)
             && self.chain_top(member) == member
             && let Some(parts) = self.loop_over_parts(member, self.range(m.object))
         {
@@ -443,23 +462,9 @@ impl Analyzer<'_> {
             return self.escape(f.target, "each chunk is unpacked".into());
         };
         // Where the body's first statement is, on a line of its own.
-        let (body_start, indent) = match f.body.as_slice() {
-            [block] if !self.py() => match self.kind(*block) {
-                Kind::Block(statements) => match statements.first() {
-                    Some(&first) => (self.start(*block) + 1, line_indent(self.text, self.start(first))),
-                    None => (self.start(*block) + 1, String::new()),
-                },
-                _ => return self.escape(node, "the loop's body is not a block".into()),
-            },
-            [first, ..] if self.py() => {
-                let start = self.start(*first);
-                let header = self.text.get(self.start(node)..start).unwrap_or_default();
-                if !header.contains('\n') {
-                    return self.escape(node, "the loop's body is on the line of its `for`".into());
-                }
-                (start, line_indent(self.text, start))
-            }
-            _ => return self.escape(node, "the loop's body is not a block".into()),
+        let (body_start, indent) = match self.lang.loop_body(self, node, &f.body) {
+            Ok(found) => found,
+            Err(escape) => return escape,
         };
         let mut reads = Vec::new();
         let mut other = Vec::new();
@@ -626,7 +631,9 @@ impl Analyzer<'_> {
             {
                 let only_continues = i.orelse.is_empty()
                     && matches!(i.body.as_slice(), [only] if self.src(*only).trim_end_matches(';').trim() == "continue");
-                let skip = (only_continues && (!self.py() || body.len() > 1)).then(|| self.range(parent));
+                // The loop keeps a statement of its own where a block may not be empty.
+                let skip = (only_continues && (self.lang.empty_blocks() || body.len() > 1))
+                    .then(|| self.range(parent));
                 return PartRole::Test {
                     test: self.range(read),
                     skip,

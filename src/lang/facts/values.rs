@@ -15,7 +15,7 @@ impl Analyzer<'_> {
         let kind = if depth > MAX_DEPTH {
             ValueKind::Other
         } else {
-            self.value_kind(self.unwrap_js(node), scope, depth)
+            self.value_kind(self.look_through(node), scope, depth)
         };
         Value {
             range: self.range(node),
@@ -35,18 +35,8 @@ impl Analyzer<'_> {
             Kind::List(l) => {
                 ValueKind::List(l.items.iter().map(|&e| self.value(e, scope, depth + 1)).collect())
             }
-            Kind::Call(c) if self.py() => match self.wrapper_name(node, scope) {
-                Some(name) if !name.contains('.') => match self.keyword_map(node, scope, depth, Some(name)) {
-                    Some(map) => ValueKind::Map(Box::new(map)),
-                    None => ValueKind::Other,
-                },
-                _ if self.src(c.callee) == "dict" => match self.keyword_map(node, scope, depth, None) {
-                    Some(map) => ValueKind::Map(Box::new(map)),
-                    None => ValueKind::Other,
-                },
-                _ => ValueKind::Other,
-            },
-            Kind::Name(name) if self.py() || !matches!(&**name, "this" | "super") => {
+            Kind::Call(_) => self.lang.call_value(self, node, scope, depth),
+            Kind::Name(name) if !self.lang.reserved_names().contains(&&**name) => {
                 ValueKind::Name(Box::new(self.name_value(node, scope, depth)))
             }
             _ => ValueKind::Other,
@@ -91,7 +81,8 @@ impl Analyzer<'_> {
                 out.single_use = only_here && reads.is_empty() && opaque.is_empty();
             }
         }
-        if self.py() && !out.single_use && depth == 0 {
+        // Only a `config=` keyword argument is looked at: Python's (difference 11).
+        if !out.single_use && depth == 0 {
             out.shared = self.shared_config(&name, node, scope).map(Box::new);
         }
         out
@@ -200,7 +191,8 @@ impl Analyzer<'_> {
         for (i, entry) in d.items.iter().enumerate() {
             let (key, key_range) = match &entry.key {
                 Key::Str(k) => (k.name.to_string(), k.span.range()),
-                Key::Name(k) if !self.py() && k.span == entry.span => {
+                // Only JavaScript writes a key as a name.
+                Key::Name(k) if k.span == entry.span => {
                     // `{ model }`: the key and the value are one identifier.
                     map.entries.push(Entry {
                         key: k.name.to_string(),
@@ -216,9 +208,9 @@ impl Analyzer<'_> {
                     });
                     continue;
                 }
-                Key::Name(k) if !self.py() => (k.name.to_string(), k.span.range()),
+                Key::Name(k) => (k.name.to_string(), k.span.range()),
                 Key::Computed(k)
-                    if !self.py()
+                    if self.lang.numeric_keys_are_names()
                         && matches!(self.kind(*k), Kind::Int(_) | Kind::Number)
                         && self.start(*k) == entry.span.start as usize =>
                 {
@@ -243,7 +235,7 @@ impl Analyzer<'_> {
     }
 
     /// A Python call's arguments as a map, when they are all keywords.
-    fn keyword_map(
+    pub(super) fn keyword_map(
         &self,
         call: NodeId,
         scope: usize,
@@ -320,72 +312,6 @@ impl Analyzer<'_> {
         }
     }
 
-    /// A class or factory of a client package called: `types.Part(...)`, `new Content({...})`,
-    /// `createUserContent(...)`.
-    pub(super) fn wrapper(&self, node: NodeId, scope: usize) -> Option<Wrapper> {
-        let Kind::Call(c) = self.kind(node) else {
-            return None;
-        };
-        let parens = c.parens.range();
-        if self.py() {
-            let name = self.wrapper_name(node, scope)?;
-            let object = self.used_as_object(node, scope);
-            let map = self
-                .keyword_map(node, scope, 0, Some(name.clone()))
-                .filter(|m| m.complete)
-                .filter(|_| !object);
-            let kind = if name.contains('.') {
-                WrapperKind::Factory
-            } else {
-                WrapperKind::Class
-            };
-            return Some(Wrapper {
-                name,
-                kind,
-                module: None,
-                callee: self.range(c.callee),
-                range: self.range(node),
-                map,
-                open: parens.start..parens.start + 1,
-                close: parens.end.saturating_sub(1)..parens.end,
-                literal: None,
-                flow: self.flow(node, scope, 0),
-                object,
-            });
-        }
-        let kind = if c.new {
-            WrapperKind::Class
-        } else {
-            WrapperKind::Factory
-        };
-        let Class::Module(path) = self.classify(c.callee, scope, 0) else {
-            return None;
-        };
-        let (module, name) = path.split_once('#')?;
-        if name.contains('.') || parens.is_empty() {
-            return None;
-        }
-        let literal = match c.args.as_slice() {
-            [only] if kind == WrapperKind::Class && matches!(self.kind(only.value), Kind::Dict(_)) => {
-                Some(self.range(only.value))
-            }
-            _ => None,
-        };
-        Some(Wrapper {
-            name: name.to_string(),
-            kind,
-            module: Some(module.to_string()),
-            callee: self.start(node)..self.end(c.callee),
-            range: self.range(node),
-            map: None,
-            open: parens.start..parens.start + 1,
-            close: parens.end.saturating_sub(1)..parens.end,
-            literal,
-            flow: self.flow(node, scope, 0),
-            object: false,
-        })
-    }
-
     /// `Type.STRING`, `SchemaType.OBJECT`: a member of an enum of a JavaScript client package.
     pub(super) fn enum_member(&self, node: NodeId, scope: usize) -> Option<Wrapper> {
         let Kind::Member(m) = self.kind(node) else {
@@ -423,7 +349,7 @@ impl Analyzer<'_> {
 
     /// The wrapper is bound to a name whose attributes are read or set (`cfg.seed = 0`, `cfg.seed`
     /// in a function that sees the name): a dict would not do.
-    fn used_as_object(&self, wrapper: NodeId, scope: usize) -> bool {
+    pub(super) fn used_as_object(&self, wrapper: NodeId, scope: usize) -> bool {
         let Some(assignment) = self.parent(wrapper) else {
             return false;
         };

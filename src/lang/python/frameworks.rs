@@ -216,7 +216,7 @@ fn interpolated(content: &str) -> String {
 
 /// Which FastMCP builds the tools: they differ in how unknown arguments are treated.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Dialect {
+enum FastMcpPackage {
     /// `mcp.server.fastmcp`: the argument model ignores unknown fields.
     Sdk,
     /// `fastmcp`: arguments are validated against the signature; unknown ones are rejected.
@@ -233,7 +233,7 @@ struct ModelClass {
 }
 
 struct FastMcp {
-    dialect: Dialect,
+    package: FastMcpPackage,
     mcp_import: bool,
     /// The names bound to `FastMCP(...)` / `MCPServer(...)`.
     servers: Vec<String>,
@@ -243,7 +243,7 @@ struct FastMcp {
 /// The FastMCP server a Python file is, when it imports an MCP package or builds a
 /// `FastMCP(...)`.
 pub fn recognise<'a>(s: &Source<'a>) -> Option<Box<dyn Framework + 'a>> {
-    let mut dialect = Dialect::Unknown;
+    let mut package = FastMcpPackage::Unknown;
     let mut mcp_import = false;
     let Kind::Module(body) = s.kind(s.tree.root()) else {
         return None;
@@ -261,9 +261,9 @@ pub fn recognise<'a>(s: &Source<'a>) -> Option<Box<dyn Framework + 'a>> {
         let from = import.module.is_some();
         for module in modules {
             if module == "mcp" || module.starts_with("mcp.") {
-                (mcp_import, dialect) = (true, Dialect::Sdk);
+                (mcp_import, package) = (true, FastMcpPackage::Sdk);
             } else if module == "fastmcp" || from && module.starts_with("fastmcp.") {
-                (mcp_import, dialect) = (true, Dialect::Standalone);
+                (mcp_import, package) = (true, FastMcpPackage::Standalone);
             }
         }
     }
@@ -291,7 +291,7 @@ pub fn recognise<'a>(s: &Source<'a>) -> Option<Box<dyn Framework + 'a>> {
         return None;
     }
     Some(Box::new(FastMcp {
-        dialect,
+        package,
         mcp_import,
         servers,
         classes,
@@ -362,14 +362,14 @@ impl FastMcp {
             );
             return (Schema::Lenient(why), inputs);
         }
-        let schema = match (plain.is_empty(), models.is_empty(), self.dialect) {
+        let schema = match (plain.is_empty(), models.is_empty(), self.package) {
             (true, true, _) => Schema::Empty,
             (true, false, _) => Schema::Strict,
-            (false, _, Dialect::Sdk) => Schema::Lenient(
+            (false, _, FastMcpPackage::Sdk) => Schema::Lenient(
                 "FastMCP builds the input model from the parameters and ignores unknown fields".to_string(),
             ),
-            (false, _, Dialect::Standalone) => Schema::Strict,
-            (false, _, Dialect::Unknown) => Schema::Unknown,
+            (false, _, FastMcpPackage::Standalone) => Schema::Strict,
+            (false, _, FastMcpPackage::Unknown) => Schema::Unknown,
         };
         (schema, inputs)
     }

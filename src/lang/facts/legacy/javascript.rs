@@ -5,10 +5,12 @@
 use std::collections::HashSet;
 use std::ops::Range;
 
-use super::{CHAT_HISTORY, Model, Outcome};
+use super::{
+    CHAT_HISTORY, ConfigProblem, Imports, LegacyPackage, LegacyWords, Model, ModelBinding, ModelText, Outcome,
+};
 use crate::api::{
-    ClientSite, LegacyClient, LegacyCount, LegacyImport, LegacyRequest, LegacyStreamLoop, LegacyUnit,
-    MapValue, line_indent, line_removal,
+    ClientSite, Entry, LegacyClient, LegacyCount, LegacyImport, LegacyRequest, LegacyStreamLoop, LegacyUnit,
+    ValueKind,
 };
 use crate::lang::bindings::Binding;
 use crate::lang::facts::scope::{BindingKind, exported};
@@ -29,6 +31,80 @@ pub(super) struct Constant {
     pub start: usize,
     pub scope: usize,
     pub statement: NodeId,
+}
+
+/// JavaScript's legacy package: a class whose clients make models, whose results hold a
+/// response with methods (`result.response.text()`).
+pub(crate) struct JavaScriptLegacy;
+
+impl LegacyPackage for JavaScriptLegacy {
+    fn words(&self) -> &'static LegacyWords {
+        &super::LEGACY_WORDS[1]
+    }
+
+    fn makes_unit(&self, a: &Analyzer<'_>, kind: BindingKind) -> bool {
+        a.legacy_source(kind).as_deref() == Some(LEGACY_PACKAGE)
+            && a.imported_name(kind) == Some(LEGACY_CLASS)
+    }
+
+    fn unit(&self, a: &Analyzer<'_>, name: &str, of: &Imports, n: usize, to: &mut LegacyUnit) -> Outcome<()> {
+        let binding = *of.first().ok_or("no import")?;
+        a.javascript_unit(name, binding, n, to)
+    }
+
+    /// `const name = model`.
+    fn model_binding(&self, a: &Analyzer<'_>, call: NodeId) -> Option<ModelBinding> {
+        let constant = a.constant(call)?;
+        let loads = a
+            .loads_of(&constant.name, &[(constant.start, constant.scope)])
+            .into_iter()
+            .map(|(load, _)| (load, false))
+            .collect();
+        Some(ModelBinding {
+            name: constant.name,
+            statement: constant.statement,
+            loads,
+        })
+    }
+
+    fn unbound_model(&self, line: usize) -> String {
+        format!("the model of line {line} is not bound by `const` to a name of its own")
+    }
+
+    fn counts_in_place(&self) -> bool {
+        true
+    }
+
+    /// The value as written.
+    fn model_text(&self, a: &Analyzer<'_>, written: &str, node: NodeId, scope: usize) -> ModelText {
+        match a.value(node, scope, 0).kind {
+            ValueKind::Str(id) => crate::api::legacy_model_text(Some(&id), written, true),
+            _ => crate::api::legacy_model_text(None, written, false),
+        }
+    }
+
+    fn model_used_for(&self, name: &str, line: usize, member: &str) -> String {
+        format!(
+            "the model object `{name}` (line {line}) is used for `{member}`, which has no automatic rewrite"
+        )
+    }
+
+    fn config_problem(&self, problem: ConfigProblem) -> String {
+        match problem {
+            ConfigProblem::NotLiteral => "`generationConfig` is not an object literal".into(),
+            ConfigProblem::NameHoldsOther(name) | ConfigProblem::NameUnbound(name) => {
+                format!("`generationConfig` is `{name}`, which is not bound to an object literal")
+            }
+        }
+    }
+
+    fn not_a_list(&self, _: &Analyzer<'_>, entry: &Entry) -> String {
+        format!("`{}` is not an array interlint can read", entry.key)
+    }
+
+    fn incomplete_config(&self) -> &'static str {
+        "the generation config has a spread, a method or a computed key"
+    }
 }
 
 /// A default (`import G from`) or namespace (`import * as G from`) import.
@@ -144,12 +220,7 @@ impl Analyzer<'_> {
             unit.other_clients.push(self.legacy_client(other)?);
         }
         for model in &models {
-            if let Some(statement) = model.statement {
-                if self.has_comment(self.range(statement)) {
-                    return Err("a comment in the model's definition would be lost".into());
-                }
-                unit.removals.push(line_removal(self.text, self.range(statement)));
-            }
+            self.remove_model(model, unit)?;
             for &count in &model.counts {
                 unit.counts.push(self.javascript_count(model, count)?);
             }
@@ -512,7 +583,7 @@ impl Analyzer<'_> {
         for entry in map.entries {
             match entry.key.as_str() {
                 "model" => model_value = Some(entry.value),
-                key if w.settings.contains(&key) => self.setting(
+                key if w.is_setting(key) => self.setting(
                     entry,
                     &mut entries,
                     &mut inlined,
@@ -586,22 +657,9 @@ impl Analyzer<'_> {
             .ok_or("the request has no arguments")?;
         Ok((
             LegacyRequest {
-                call: self.range(request),
-                callee: self.range(function),
-                asynchronous: false,
                 client: Some(model.client.clone()),
-                arguments: span,
-                parens,
-                model: model_text,
-                contents,
-                config: MapValue {
-                    entries,
-                    complete: true,
-                    wrapper: None,
-                },
-                model_id,
                 stream: matches!(self.kind(function), Kind::Member(m) if &*m.name.name == w.create_stream),
-                previous: None,
+                ..self.legacy_request(request, span, (model_text, model_id), contents, entries)
             },
             inlined,
         ))
@@ -720,7 +778,8 @@ impl Analyzer<'_> {
                     self.line(load)
                 )
             })?;
-            let Some(Kind::For(f)) = self.parent(member).map(|p| self.kind(p)) else {
+            let for_loop = self.parent(member);
+            let (Some(for_loop), Some(Kind::For(f))) = (for_loop, for_loop.map(|p| self.kind(p))) else {
                 return Err(format!(
                     "`{name}.stream` is used otherwise than iterated by `for await` (line {})",
                     self.line(load)
@@ -740,26 +799,22 @@ impl Analyzer<'_> {
             let [block] = f.body.as_slice() else {
                 return Err(format!("the loop over `{name}.stream` has no block"));
             };
-            let Kind::Block(statements) = self.kind(*block) else {
+            let Some((body_start, indent)) = self.block_start(*block) else {
                 return Err(format!(
                     "the loop over `{name}.stream` is one statement without braces (line {})",
                     self.line(load)
                 ));
             };
-            let indent = statements
-                .first()
-                .map_or_else(String::new, |&s| line_indent(self.text, self.start(s)));
             let mut stream_loop = LegacyStreamLoop {
                 chunk: chunk.clone(),
-                body_start: self.start(*block) + 1,
+                body_start,
                 indent,
                 texts: Vec::new(),
             };
-            let span = self.range(*block);
-            for &(read, _) in self.scopes.loads_of(&chunk) {
-                if !span.contains(&self.start(read)) {
-                    continue;
-                }
+            // The reads of the chunk in the loop; one where another binding holds it, or after
+            // the loop, blocks the unit.
+            let mut other = Vec::new();
+            for (read, _) in self.loop_variable_reads(for_loop, f, &chunk, &mut other) {
                 match self.member_call(read).0.and_then(|m| self.text_call(m)) {
                     Some(call) => stream_loop.texts.push(self.end(read)..self.end(call)),
                     None if self.harmless_use(read) => {}
@@ -771,19 +826,20 @@ impl Analyzer<'_> {
                     }
                 }
             }
+            if let Some(crate::api::ResultUse::Escape { range, .. }) = other.first() {
+                let line = self
+                    .text
+                    .get(..range.start)
+                    .map_or(0, |t| t.matches('\n').count())
+                    + 1;
+                return Err(format!(
+                    "the chunk `{chunk}` is read otherwise than as its text (line {line})"
+                ));
+            }
             unit.responses.push(self.end(load)..self.end(member));
             unit.stream_loops.push(stream_loop);
         }
         Ok(())
-    }
-
-    /// `parent` returns `value`: a `return` statement or an arrow function's expression body.
-    fn returns(&self, parent: NodeId, value: NodeId) -> bool {
-        match self.kind(parent) {
-            Kind::Return(_) => true,
-            Kind::Function(f) => f.expression && f.body.contains(&value),
-            _ => false,
-        }
     }
 
     /// The `generateContent` calls of a model bound by `const`, for a model not migrated.

@@ -6,80 +6,149 @@
 //!
 //! What the two packages share is written once here: which bindings make units, following a
 //! model to its requests and token counts, the settings a request takes from its model, the
-//! model's text. How each package is entered (the module's functions / the client class) is in
-//! [`python`] and [`javascript`], with the packages' spellings in a [`LegacyWords`] table.
+//! model's text. What differs in the two packages' object models (how each is entered: the
+//! module's functions / the client class; how a model is bound; how a request's results are
+//! read) is a [`LegacyPackage`], in [`python`] and [`javascript`], with the packages'
+//! spellings in a [`LegacyWords`] table.
 
-mod javascript;
-mod python;
+pub(super) mod javascript;
+pub(super) mod python;
 
 use std::collections::HashSet;
 use std::ops::Range;
 
 use super::Analyzer;
 use super::scope::{BindingKind, Resolution};
-use crate::api::{Entry, LegacyUnit, MapValue, ValueKind, line_removal};
+use crate::api::{Entry, LegacyRequest, LegacyUnit, MapValue, Value, ValueKind, line_removal};
 use crate::lang::bindings::Binding;
 use crate::lang::ir::{Arg, Kind, NodeId};
 
 type Outcome<T> = Result<T, String>;
 
+/// The bindings of a legacy unit's import.
+type Imports<'b> = [&'b Binding<BindingKind>];
+
+/// The model as the new call writes it, and its id when it is a literal.
+type ModelText = Outcome<(String, Option<String>)>;
+
 /// Why a chat started from a history is not migrated.
 const CHAT_HISTORY: &str =
     "the chat starts from a history the client keeps; an interaction continues one the service keeps";
 
-/// How a language's legacy package spells what the units are made of.
+/// How a language's legacy package spells what the units are made of (rules/clients.toml
+/// `[legacy-spelling]`); a name the package does not have is empty.
 pub(crate) struct LegacyWords {
     /// The model's create-content method and its token count.
     pub create: &'static str,
     /// The streaming create-content method (JavaScript; Python streams with `stream=True`).
     pub create_stream: &'static str,
+    /// The model's coroutine (Python), reported as its blocking method.
+    pub create_async: &'static str,
     pub count: &'static str,
     /// The model's method starting a chat.
     pub start_chat: &'static str,
     /// Arguments of a legacy model (and, in Python, of its requests) that make the request's
     /// config.
-    pub settings: &'static [&'static str],
+    pub settings: &'static [String],
     pub generation_config: &'static str,
     /// Settings that must be lists (the legacy clients took shorthands too).
-    pub lists: [&'static str; 2],
-    /// Repeated imports of the package under one name (a notebook's sections each import it)
-    /// make one unit.
-    pub merge_repeated: bool,
+    pub lists: &'static [String],
+    /// The model class, called by its name or through the module (Python's `GenerativeModel`;
+    /// JavaScript's models come from a client's method).
+    pub model_class: &'static str,
+    /// The model class's method making a model from a cached content (Python).
+    pub from_cache: &'static str,
 }
 
-const PYTHON: LegacyWords = LegacyWords {
-    create: "generate_content",
-    create_stream: "",
-    count: "count_tokens",
-    start_chat: "start_chat",
-    settings: &[
-        "generation_config",
-        "system_instruction",
-        "safety_settings",
-        "tools",
-        "tool_config",
-    ],
-    generation_config: "generation_config",
-    lists: ["safety_settings", "tools"],
-    merge_repeated: true,
-};
+impl LegacyWords {
+    /// `path` names the model class (`google.generativeai.GenerativeModel`).
+    pub(crate) fn is_model_class_path(&self, path: &str) -> bool {
+        !self.model_class.is_empty()
+            && path
+                .strip_suffix(self.model_class)
+                .is_some_and(|p| p.ends_with('.'))
+    }
 
-const JAVASCRIPT: LegacyWords = LegacyWords {
-    create: "generateContent",
-    create_stream: "generateContentStream",
-    count: "countTokens",
-    start_chat: "startChat",
-    settings: &[
-        "generationConfig",
-        "systemInstruction",
-        "safetySettings",
-        "tools",
-        "toolConfig",
-    ],
-    generation_config: "generationConfig",
-    lists: ["tools", "safetySettings"],
-    merge_repeated: false,
-};
+    /// `key` is one of the model's settings.
+    fn is_setting(&self, key: &str) -> bool {
+        self.settings.iter().any(|s| s == key)
+    }
+}
+
+/// Python's and JavaScript's legacy words, in that order.
+static LEGACY_WORDS: std::sync::LazyLock<[LegacyWords; 2]> = std::sync::LazyLock::new(|| {
+    let spelled = crate::clients::legacy_spellings();
+    let words = |s: &'static crate::clients::LegacySpelling| LegacyWords {
+        create: &s.create,
+        create_stream: &s.create_stream,
+        create_async: &s.create_async,
+        count: &s.count,
+        start_chat: &s.start_chat,
+        settings: &s.settings,
+        generation_config: &s.generation_config,
+        lists: &s.lists,
+        model_class: &s.model_class,
+        from_cache: &s.from_cache,
+    };
+    [words(&spelled.python), words(&spelled.javascript)]
+});
+
+/// What differs in the object models of the two legacy packages: how a unit is entered (the
+/// module's functions / the client class), how a model is bound, how a request's results are
+/// read, and how the messages name what they find.
+pub(crate) trait LegacyPackage: Sync {
+    /// The package's spellings.
+    fn words(&self) -> &'static LegacyWords;
+    /// Repeated imports of the package under one name (a notebook's sections each import it)
+    /// make one unit.
+    fn merges_repeated(&self) -> bool {
+        false
+    }
+    /// Whether a binding makes a unit: an import of the package's module or class.
+    fn makes_unit(&self, a: &Analyzer<'_>, kind: BindingKind) -> bool;
+    /// The unit (made `to`) of the bindings `of` of `name` (one, or the same import repeated);
+    /// `n` is how often the name is bound in its scope.
+    fn unit(&self, a: &Analyzer<'_>, name: &str, of: &Imports, n: usize, to: &mut LegacyUnit) -> Outcome<()>;
+    /// Whether a response reads as the current client's does (Python's `response.text`): its
+    /// requests' results are followed as the current client's are; else the unit follows them
+    /// itself (JavaScript's `result.response.text()`).
+    fn responses_read_as_current(&self) -> bool {
+        false
+    }
+    /// Whether a token count of a model made in place (`model(...).countTokens(x)`) is the
+    /// unit's.
+    fn counts_in_place(&self) -> bool {
+        false
+    }
+    /// How a model is bound to a name of its own, when it is.
+    fn model_binding(&self, a: &Analyzer<'_>, call: NodeId) -> Option<ModelBinding>;
+    /// Why a model neither bound to a name of its own nor stored is not migrated.
+    fn unbound_model(&self, line: usize) -> String;
+    /// Why a model also used for `member` is not migrated.
+    fn model_used_for(&self, name: &str, line: usize, member: &str) -> String;
+    /// The model as the new call writes it, and its id when it is a literal (`written` is the
+    /// argument as written).
+    fn model_text(&self, a: &Analyzer<'_>, written: &str, node: NodeId, scope: usize) -> ModelText;
+    /// Why a generation config cannot be inlined.
+    fn config_problem(&self, problem: ConfigProblem) -> String;
+    /// Why a generation config whose entries are not all known cannot be inlined.
+    fn incomplete_config(&self) -> &'static str;
+    /// Adds a literal generation config's entries (`map`, the value of `entry`) to a request's.
+    fn inline_config(
+        &self,
+        _a: &Analyzer<'_>,
+        _entry: &Entry,
+        map: MapValue,
+        entries: &mut Vec<Entry>,
+        _generation_keys: &mut Vec<String>,
+        _consumed: &mut HashSet<usize>,
+    ) -> Outcome<()> {
+        entries.extend(map.entries);
+        Ok(())
+    }
+    /// Why a setting that must be a list is not migrated.
+    fn not_a_list(&self, a: &Analyzer<'_>, entry: &Entry) -> String;
+}
 
 /// A legacy model and the requests made with it.
 struct Model {
@@ -116,14 +185,14 @@ impl Model {
 
 /// The name a model is bound to, the statement binding it, and the reads of that binding, each
 /// with whether it is ambiguous (the name bound in ways not followed).
-struct ModelBinding {
-    name: String,
-    statement: NodeId,
-    loads: Vec<(NodeId, bool)>,
+pub(crate) struct ModelBinding {
+    pub name: String,
+    pub statement: NodeId,
+    pub loads: Vec<(NodeId, bool)>,
 }
 
 /// Why a generation config cannot be inlined.
-enum ConfigProblem {
+pub(crate) enum ConfigProblem {
     /// Neither a literal nor a name.
     NotLiteral,
     /// A name bound to something else than a literal config.
@@ -134,7 +203,7 @@ enum ConfigProblem {
 
 impl Analyzer<'_> {
     fn legacy_words(&self) -> &'static LegacyWords {
-        if self.py() { &PYTHON } else { &JAVASCRIPT }
+        self.lang.legacy().words()
     }
 
     /// Every binding of the legacy package that makes a unit, as a unit.
@@ -150,9 +219,10 @@ impl Analyzer<'_> {
                 list.iter().filter(|b| self.makes_legacy_unit(b.kind)).collect();
             let name = &key.1;
             // The same import repeated: one unit, every import rewritten.
-            if self.legacy_words().merge_repeated && legacy.len() == list.len() && legacy.len() > 1 {
+            let package = self.lang.legacy();
+            if package.merges_repeated() && legacy.len() == list.len() && legacy.len() > 1 {
                 let mut unit = LegacyUnit::default();
-                if let Err(reason) = self.python_unit(name, &legacy, 1, &mut unit) {
+                if let Err(reason) = package.unit(self, name, &legacy, 1, &mut unit) {
                     unit.blocked = Some(reason);
                 }
                 for binding in legacy.iter().skip(1) {
@@ -167,12 +237,7 @@ impl Analyzer<'_> {
             }
             for binding in legacy {
                 let mut unit = LegacyUnit::default();
-                let outcome = if self.py() {
-                    self.python_unit(name, &[binding], list.len(), &mut unit)
-                } else {
-                    self.javascript_unit(name, binding, list.len(), &mut unit)
-                };
-                if let Err(reason) = outcome {
+                if let Err(reason) = package.unit(self, name, &[binding], list.len(), &mut unit) {
                     unit.blocked = Some(reason);
                 }
                 units.push(unit);
@@ -262,12 +327,7 @@ impl Analyzer<'_> {
     }
 
     fn makes_legacy_unit(&self, kind: BindingKind) -> bool {
-        if self.py() {
-            return matches!(kind, BindingKind::Import { statement, index }
-                if self.import_class(statement, index) == super::Class::Module(python::LEGACY_MODULE.to_string()));
-        }
-        self.legacy_source(kind).as_deref() == Some(javascript::LEGACY_PACKAGE)
-            && self.imported_name(kind) == Some(javascript::LEGACY_CLASS)
+        self.lang.legacy().makes_unit(self, kind)
     }
 
     /// The line (1-based) a node starts on, for a message.
@@ -403,7 +463,8 @@ impl Analyzer<'_> {
     /// bound by one statement to a name used only for requests and token counts. The model
     /// with the calls found, and why it cannot be migrated.
     fn model_uses(&self, mut model: Model, line: usize) -> (Model, Option<String>) {
-        let w = self.legacy_words();
+        let package = self.lang.legacy();
+        let w = package.words();
         let call = model.call;
         let Some(parent) = self.parent(call) else {
             return (model, Some("the model has no context".into()));
@@ -412,17 +473,16 @@ impl Analyzer<'_> {
             && m.object == call
         {
             let member = &*m.name.name;
-            let asynchronous = self.py() && member == "generate_content_async";
             return match self.called(parent) {
-                Some(request) if member == w.create || asynchronous => {
+                Some(request) if member == w.create || member == w.create_async => {
                     model.requests.push(request);
                     (model, None)
                 }
-                Some(count) if member == w.count && !self.py() => {
+                Some(count) if member == w.count && package.counts_in_place() => {
                     model.counts.push(count);
                     (model, None)
                 }
-                _ if self.py() && member == "from_cached_content" => {
+                _ if member == w.from_cache => {
                     let why = format!("the model of line {line} is made from a cached content");
                     (model, Some(why))
                 }
@@ -450,14 +510,11 @@ impl Analyzer<'_> {
             }
             let (_, member, called) = self.member_call(load);
             match (member, called) {
-                (Some(m), Some(request)) if m == w.create || self.py() && m == "generate_content_async" => {
+                (Some(m), Some(request)) if m == w.create || m == w.create_async => {
                     model.requests.push(request)
                 }
                 (Some(m), Some(count)) if m == w.count => model.counts.push(count),
                 (Some(m), Some(chat)) if m == w.start_chat => model.chats.push(chat),
-                (Some(member), _) if self.py() => {
-                    problem.get_or_insert(format!("the model object `{name}` is also used for `{member}`"));
-                }
                 (Some(m), Some(request)) if m == w.create_stream => model.requests.push(request),
                 (Some(member), called) => {
                     // The call is the unit's too: its finding says why the unit is not migrated.
@@ -466,10 +523,7 @@ impl Analyzer<'_> {
                     {
                         model.streams.push(self.range(call));
                     }
-                    problem.get_or_insert(format!(
-                        "the model object `{name}` (line {line}) is used for `{member}`, which has no \
-                         automatic rewrite"
-                    ));
+                    problem.get_or_insert(package.model_used_for(&name, line, member));
                 }
                 (None, _) => {
                     problem.get_or_insert(format!(
@@ -479,75 +533,29 @@ impl Analyzer<'_> {
                 }
             }
         }
-        if self.py() {
-            if model.scope == 0 && self.elsewhere.contains(&name) {
-                problem.get_or_insert(format!("other cells of the notebook use the model `{name}`"));
+        // A notebook's other cells are Python's.
+        if model.scope == 0 && self.elsewhere.contains(&name) {
+            problem.get_or_insert(format!("other cells of the notebook use the model `{name}`"));
+        }
+        let cached = match self.kind(call) {
+            Kind::Call(c) => {
+                matches!(self.kind(c.callee), Kind::Member(m) if *m.name.name == *w.from_cache)
             }
-            let cached = match self.kind(call) {
-                Kind::Call(c) => {
-                    matches!(self.kind(c.callee), Kind::Member(m) if &*m.name.name == "from_cached_content")
-                }
-                _ => false,
-            };
-            if cached {
-                let why = format!(
-                    "the model `{name}` (line {line}) is made from a cached content, whose model \
-                     the request would have to name"
-                );
-                return (model, Some(why));
-            }
+            _ => false,
+        };
+        if cached {
+            let why = format!(
+                "the model `{name}` (line {line}) is made from a cached content, whose model \
+                 the request would have to name"
+            );
+            return (model, Some(why));
         }
         (model, problem)
     }
 
     /// How a model is bound to a name of its own, when it is.
     fn model_binding(&self, call: NodeId) -> Option<ModelBinding> {
-        if !self.py() {
-            let constant = self.constant(call)?;
-            let loads = self
-                .loads_of(&constant.name, &[(constant.start, constant.scope)])
-                .into_iter()
-                .map(|(load, _)| (load, false))
-                .collect();
-            return Some(ModelBinding {
-                name: constant.name,
-                statement: constant.statement,
-                loads,
-            });
-        }
-        // `name = Model(...)`, a statement of its own.
-        let parent = self.parent(call)?;
-        let Kind::Assign(a) = self.kind(parent) else {
-            return None;
-        };
-        let [target] = a.targets.as_slice() else {
-            return None;
-        };
-        if a.value != Some(call) {
-            return None;
-        }
-        let name = self.tree.name(*target)?.to_string();
-        let mut loads = Vec::new();
-        for &(load, scope) in self
-            .scopes
-            .loads
-            .get(&name)
-            .map(Vec::as_slice)
-            .unwrap_or_default()
-        {
-            match self.scopes.names.resolve(&name, scope, self.start(load)) {
-                Resolution::Bound(b, _) if matches!(b.kind, BindingKind::Assign { value, .. } if value == call) => {
-                    loads.push((load, false))
-                }
-                Resolution::Bound(..) | Resolution::Unbound => {}
-                Resolution::Opaque => loads.push((load, true)),
-            }
-        }
-        Some(ModelBinding {
-            name,
-            statement: parent,
-            loads,
-        })
+        self.lang.legacy().model_binding(self, call)
     }
 
     /// Why a model is not bound to a name of its own.
@@ -555,29 +563,13 @@ impl Analyzer<'_> {
         if let Some(target) = self.assigned_to(call, parent) {
             return format!("the model of line {line} is stored in `{}`", self.src(target));
         }
-        if self.py() {
-            format!("the model of line {line} is passed on")
-        } else {
-            format!("the model of line {line} is not bound by `const` to a name of its own")
-        }
+        self.lang.legacy().unbound_model(line)
     }
 
     /// The target a value is assigned to by an assignment (not a declaration): Python's `x =
     /// value` (with the last target of `a = b = value`), JavaScript's `x = value`.
     fn assigned_to(&self, value: NodeId, parent: NodeId) -> Option<NodeId> {
-        match self.kind(parent) {
-            Kind::Assign(a) if self.py() => {
-                (!a.targets.contains(&value)).then(|| a.targets.last().copied())?
-            }
-            Kind::Assign(a) => {
-                let declared = self
-                    .parent(parent)
-                    .is_some_and(|p| matches!(self.kind(p), Kind::Declaration { .. }));
-                (!declared && a.value == Some(value)).then(|| a.targets.first().copied())?
-            }
-            Kind::AssignExpr { target, value: v } if !self.py() && *v == value => Some(*target),
-            _ => None,
-        }
+        self.lang.assigned_to(self, value, parent)
     }
 
     /// The model as the new call writes it (a `models/` prefix dropped), and its id when it is
@@ -593,18 +585,7 @@ impl Analyzer<'_> {
         let Some(node) = node else {
             return crate::api::legacy_model_text(None, written, false);
         };
-        if self.py() {
-            let string = matches!(self.kind(node), Kind::Str(_) | Kind::Template(_));
-            return match self.classify(node, scope, 0) {
-                super::Class::Str(id) => crate::api::legacy_model_text(Some(&id), written, string),
-                _ if string => Err("the model is a string interlint cannot read".into()),
-                _ => crate::api::legacy_model_text(None, written, false),
-            };
-        }
-        match self.value(node, scope, 0).kind {
-            ValueKind::Str(id) => crate::api::legacy_model_text(Some(&id), written, true),
-            _ => crate::api::legacy_model_text(None, written, false),
-        }
+        self.lang.legacy().model_text(self, written, node, scope)
     }
 
     /// One of the settings a request takes from its model (or, in Python, from the call): a
@@ -618,59 +599,20 @@ impl Analyzer<'_> {
         generation_keys: &mut Vec<String>,
         consumed: &mut HashSet<usize>,
     ) -> Outcome<()> {
-        let w = self.legacy_words();
-        let py = self.py();
+        let package = self.lang.legacy();
+        let w = package.words();
         if entry.key == w.generation_config {
-            let (map, statement) = match self.literal_config(&entry.value.kind, consumed) {
-                Ok(found) => found,
-                Err(problem) => {
-                    return Err(match (problem, py) {
-                        (ConfigProblem::NotLiteral, true) => "`generation_config` is not a literal".into(),
-                        (ConfigProblem::NotLiteral, false) => {
-                            "`generationConfig` is not an object literal".into()
-                        }
-                        (ConfigProblem::NameHoldsOther(name), true) => {
-                            format!("`{name}` does not hold a literal config")
-                        }
-                        (ConfigProblem::NameUnbound(name), true) => {
-                            format!("`generation_config` is `{name}`, which is not a literal")
-                        }
-                        (ConfigProblem::NameHoldsOther(name) | ConfigProblem::NameUnbound(name), false) => {
-                            format!("`generationConfig` is `{name}`, which is not bound to an object literal")
-                        }
-                    });
-                }
-            };
+            let (map, statement) = self
+                .literal_config(&entry.value.kind, consumed)
+                .map_err(|problem| package.config_problem(problem))?;
             if !map.complete {
-                return Err(if py {
-                    "the generation config's entries are not all known".into()
-                } else {
-                    "the generation config has a spread, a method or a computed key".into()
-                });
+                return Err(package.incomplete_config().into());
             }
-            if py {
-                consumed.insert(entry.value.range.start);
-                if let Some(schema) = map.entries.iter().find(|e| e.key == "response_schema")
-                    && !matches!(schema.value.kind, ValueKind::Map(_))
-                {
-                    return Err(format!(
-                        "`response_schema` is `{}`, which may be a TypedDict or a type the legacy client converted itself",
-                        self.text.get(schema.value.range.clone()).unwrap_or_default()
-                    ));
-                }
-                // The call's entries win over the model's (the legacy client merged them so).
-                for entry in map.entries {
-                    entries.retain(|e: &Entry| e.key != entry.key || !generation_keys.contains(&e.key));
-                    generation_keys.push(entry.key.clone());
-                    entries.push(entry);
-                }
-            } else {
-                entries.extend(map.entries);
-            }
+            package.inline_config(self, &entry, map, entries, generation_keys, consumed)?;
             inlined.extend(statement.map(|s| line_removal(self.text, s)));
             return Ok(());
         }
-        if w.lists.contains(&entry.key.as_str()) {
+        if w.lists.contains(&entry.key) {
             let list = match &entry.value.kind {
                 ValueKind::List(_) => true,
                 ValueKind::Name(name) => name
@@ -680,19 +622,58 @@ impl Analyzer<'_> {
                 _ => false,
             };
             if !list {
-                return Err(if py {
-                    format!(
-                        "`{}` is `{}`, a shorthand of the legacy client",
-                        entry.key,
-                        self.text.get(entry.value.range.clone()).unwrap_or_default()
-                    )
-                } else {
-                    format!("`{}` is not an array interlint can read", entry.key)
-                });
+                return Err(package.not_a_list(self, &entry));
             }
         }
         entries.push(entry);
         Ok(())
+    }
+
+    /// Deletes the statement binding a model, when it has one, unless a comment in it would be
+    /// lost.
+    fn remove_model(&self, model: &Model, unit: &mut LegacyUnit) -> Outcome<()> {
+        if let Some(statement) = model.statement {
+            if self.has_comment(self.range(statement)) {
+                return Err("a comment in the model's definition would be lost".into());
+            }
+            unit.removals.push(line_removal(self.text, self.range(statement)));
+        }
+        Ok(())
+    }
+
+    /// The request `request` (a call) with its arguments at `arguments`, for the model (as the
+    /// new call writes it, and its id) with the contents and the config's entries: made through
+    /// the model (not the client), not streamed, not a chat's turn.
+    fn legacy_request(
+        &self,
+        request: NodeId,
+        arguments: Range<usize>,
+        (model, model_id): (String, Option<String>),
+        contents: Value,
+        entries: Vec<Entry>,
+    ) -> LegacyRequest {
+        let callee = match self.kind(request) {
+            Kind::Call(c) => self.range(c.callee),
+            _ => self.range(request),
+        };
+        LegacyRequest {
+            call: self.range(request),
+            callee,
+            asynchronous: false,
+            client: None,
+            arguments,
+            parens: self.parens(request),
+            model,
+            contents,
+            config: MapValue {
+                entries,
+                complete: true,
+                wrapper: None,
+            },
+            model_id,
+            stream: false,
+            previous: None,
+        }
     }
 
     /// A generation config's literal map, with the statement binding it when that is inlined.

@@ -4,14 +4,16 @@
 use std::collections::HashSet;
 use std::ops::Range;
 
-use super::{CHAT_HISTORY, Model, Outcome};
+use super::{
+    CHAT_HISTORY, ConfigProblem, Imports, LegacyPackage, LegacyWords, Model, ModelBinding, ModelText, Outcome,
+};
 use crate::api::{
-    ClientSite, FilesFunction, LegacyCount, LegacyFilesCall, LegacyImport, LegacyRequest, LegacyUnit,
-    MapValue, line_removal,
+    ClientSite, Entry, FilesFunction, LegacyCount, LegacyFilesCall, LegacyImport, LegacyRequest, LegacyUnit,
+    MapValue, ValueKind,
 };
 use crate::lang::bindings::Binding;
-use crate::lang::facts::Analyzer;
 use crate::lang::facts::scope::{BindingKind, Resolution};
+use crate::lang::facts::{Analyzer, Class};
 use crate::lang::ir::{ArgKind, Kind, NodeId};
 
 /// The legacy package's module.
@@ -19,6 +21,130 @@ pub(super) const LEGACY_MODULE: &str = "google.generativeai";
 
 /// Names tried, in order, for the client of the current package.
 const CLIENT_NAMES: &[&str] = &["client", "genai_client"];
+
+/// Python's legacy package: a module whose functions configure it and make models, whose
+/// responses read as the current client's.
+pub(crate) struct PythonLegacy;
+
+impl LegacyPackage for PythonLegacy {
+    fn words(&self) -> &'static LegacyWords {
+        &super::LEGACY_WORDS[0]
+    }
+
+    fn merges_repeated(&self) -> bool {
+        true
+    }
+
+    fn makes_unit(&self, a: &Analyzer<'_>, kind: BindingKind) -> bool {
+        matches!(kind, BindingKind::Import { statement, index }
+            if a.import_class(statement, index) == Class::Module(LEGACY_MODULE.to_string()))
+    }
+
+    fn unit(&self, a: &Analyzer<'_>, name: &str, of: &Imports, n: usize, to: &mut LegacyUnit) -> Outcome<()> {
+        a.python_unit(name, of, n, to)
+    }
+
+    fn responses_read_as_current(&self) -> bool {
+        true
+    }
+
+    /// `name = Model(...)`, a statement of its own.
+    fn model_binding(&self, a: &Analyzer<'_>, call: NodeId) -> Option<ModelBinding> {
+        let parent = a.parent(call)?;
+        let Kind::Assign(assign) = a.kind(parent) else {
+            return None;
+        };
+        let [target] = assign.targets.as_slice() else {
+            return None;
+        };
+        if assign.value != Some(call) {
+            return None;
+        }
+        let name = a.tree.name(*target)?.to_string();
+        let mut loads = Vec::new();
+        for &(load, scope) in a.scopes.loads.get(&name).map(Vec::as_slice).unwrap_or_default() {
+            match a.scopes.names.resolve(&name, scope, a.start(load)) {
+                Resolution::Bound(b, _) if matches!(b.kind, BindingKind::Assign { value, .. } if value == call) => {
+                    loads.push((load, false))
+                }
+                Resolution::Bound(..) | Resolution::Unbound => {}
+                Resolution::Opaque => loads.push((load, true)),
+            }
+        }
+        Some(ModelBinding {
+            name,
+            statement: parent,
+            loads,
+        })
+    }
+
+    fn unbound_model(&self, line: usize) -> String {
+        format!("the model of line {line} is passed on")
+    }
+
+    fn model_used_for(&self, name: &str, _: usize, member: &str) -> String {
+        format!("the model object `{name}` is also used for `{member}`")
+    }
+
+    /// A name is followed to the string it is bound to.
+    fn model_text(&self, a: &Analyzer<'_>, written: &str, node: NodeId, scope: usize) -> ModelText {
+        let string = matches!(a.kind(node), Kind::Str(_) | Kind::Template(_));
+        match a.classify(node, scope, 0) {
+            Class::Str(id) => crate::api::legacy_model_text(Some(&id), written, string),
+            _ if string => Err("the model is a string interlint cannot read".into()),
+            _ => crate::api::legacy_model_text(None, written, false),
+        }
+    }
+
+    fn config_problem(&self, problem: ConfigProblem) -> String {
+        match problem {
+            ConfigProblem::NotLiteral => "`generation_config` is not a literal".into(),
+            ConfigProblem::NameHoldsOther(name) => format!("`{name}` does not hold a literal config"),
+            ConfigProblem::NameUnbound(name) => {
+                format!("`generation_config` is `{name}`, which is not a literal")
+            }
+        }
+    }
+
+    fn incomplete_config(&self) -> &'static str {
+        "the generation config's entries are not all known"
+    }
+
+    /// The call's entries win over the model's (the legacy client merged them so).
+    fn inline_config(
+        &self,
+        a: &Analyzer<'_>,
+        entry: &Entry,
+        map: MapValue,
+        entries: &mut Vec<Entry>,
+        generation_keys: &mut Vec<String>,
+        consumed: &mut HashSet<usize>,
+    ) -> Outcome<()> {
+        consumed.insert(entry.value.range.start);
+        if let Some(schema) = map.entries.iter().find(|e| e.key == "response_schema")
+            && !matches!(schema.value.kind, ValueKind::Map(_))
+        {
+            return Err(format!(
+                "`response_schema` is `{}`, which may be a TypedDict or a type the legacy client converted itself",
+                a.text.get(schema.value.range.clone()).unwrap_or_default()
+            ));
+        }
+        for entry in map.entries {
+            entries.retain(|e: &Entry| e.key != entry.key || !generation_keys.contains(&e.key));
+            generation_keys.push(entry.key.clone());
+            entries.push(entry);
+        }
+        Ok(())
+    }
+
+    fn not_a_list(&self, a: &Analyzer<'_>, entry: &Entry) -> String {
+        format!(
+            "`{}` is `{}`, a shorthand of the legacy client",
+            entry.key,
+            a.text.get(entry.value.range.clone()).unwrap_or_default()
+        )
+    }
+}
 
 impl Analyzer<'_> {
     /// The unit of the imports `imports` of `name` (one, or the same import repeated);
@@ -137,12 +263,7 @@ impl Analyzer<'_> {
         unit.client = Some(site);
         let mut consumed = HashSet::new();
         for model in &models {
-            if let Some(statement) = model.statement {
-                if self.has_comment(self.range(statement)) {
-                    return Err("a comment in the model's definition would be lost".into());
-                }
-                unit.removals.push(line_removal(self.text, self.range(statement)));
-            }
+            self.remove_model(model, unit)?;
             for &count in &model.counts {
                 unit.counts.push(self.python_count(model.call, count)?);
             }
@@ -470,7 +591,7 @@ impl Analyzer<'_> {
                         "model_name" | "model" if model_value.is_none() => {
                             model_value = Some((self.range(arg.value), Some(arg.value)));
                         }
-                        key if w.settings.contains(&key) => settings.push(entry),
+                        key if w.is_setting(key) => settings.push(entry),
                         key => {
                             return Err(format!(
                                 "the model is given `{key}`, which has no place in an interactions request"
@@ -507,7 +628,7 @@ impl Analyzer<'_> {
                         "contents" | "content" if contents.is_none() => contents = Some(entry.value),
                         // The call's generation config is merged into the model's, key by key.
                         "generation_config" => settings.push(entry),
-                        key if w.settings.contains(&key) => {
+                        key if w.is_setting(key) => {
                             if settings.iter().any(|s| s.key == key) {
                                 return Err(format!("`{key}` is set on both the model and the call"));
                             }
@@ -542,7 +663,6 @@ impl Analyzer<'_> {
         if self.has_comment(span.clone()) {
             return Err("a comment inside the call's arguments would be lost".into());
         }
-        let parens = self.parens(request);
         let mut inlined = Vec::new();
         let mut entries = Vec::new();
         let mut generation_keys: Vec<String> = Vec::new();
@@ -551,22 +671,9 @@ impl Analyzer<'_> {
         }
         Ok((
             LegacyRequest {
-                call: self.range(request),
-                callee: self.range(function),
                 asynchronous,
-                client: None,
-                arguments: span,
-                parens,
-                model: model_text,
-                contents,
-                config: MapValue {
-                    entries,
-                    complete: true,
-                    wrapper: None,
-                },
-                model_id,
                 stream,
-                previous: None,
+                ..self.legacy_request(request, span, (model_text, model_id), contents, entries)
             },
             inlined,
         ))
