@@ -3,7 +3,6 @@
 //! The engine runs walk → read → prefilter → parse → rules → diagnostics → fixes → output.
 
 pub mod analysis;
-pub mod api;
 pub mod cli;
 pub mod clients;
 pub mod codegen;
@@ -17,8 +16,8 @@ pub mod jsonrpc;
 pub mod lang;
 pub mod language_server;
 pub mod manifest;
-pub mod mcp;
 pub mod mcp_server;
+pub mod migration_facts;
 pub mod models;
 pub mod noqa;
 pub mod output;
@@ -31,6 +30,7 @@ pub mod settings;
 pub mod source;
 pub mod suppress;
 pub mod tables;
+pub mod tool_server_facts;
 pub mod verify;
 pub mod walk;
 pub mod write;

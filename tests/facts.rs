@@ -96,13 +96,13 @@
 use std::fmt::Write as _;
 use std::ops::Range;
 
-use interlint::api::{
-    Call, Entry, Facts, Flow, LegacyRequest, LegacyUnit, MapValue, ModelRef, Read, ReadKind, Value,
-    ValueKind, Wrapper,
-};
 use interlint::codegen::legacy;
 use interlint::codegen::writer::Dialect;
 use interlint::lang::{Surface, documents};
+use interlint::migration_facts::{
+    Call, Entry, Facts, Flow, LegacyRequest, LegacyUnit, MapValue, ModelRef, Read, ReadKind, Value,
+    ValueKind, Wrapper,
+};
 
 // ----- extraction -----
 

@@ -4,7 +4,7 @@
 use interlint::lang::Surface;
 use interlint::lang::javascript::{frameworks as js_frameworks, lower as js};
 use interlint::lang::python::{frameworks as py_frameworks, lower as py};
-use interlint::mcp::{KeyCheck, Schema, ToolServer};
+use interlint::tool_server_facts::{KeyCheck, Schema, ToolServer};
 
 const PYTHON: &str = r#"
 import json
@@ -166,7 +166,7 @@ fn handlers_give_the_same_result_keys_failures_and_error_texts() {
         p.tools[0].handler.clone().expect("a handler"),
         t.tools[0].handler.clone().expect("a handler"),
     );
-    let keys = |h: &interlint::mcp::Handler| h.result.as_ref().map(|(_, keys)| keys.clone());
+    let keys = |h: &interlint::tool_server_facts::Handler| h.result.as_ref().map(|(_, keys)| keys.clone());
     assert_eq!(
         keys(&p),
         Some(vec![
@@ -178,7 +178,7 @@ fn handlers_give_the_same_result_keys_failures_and_error_texts() {
     assert_eq!(keys(&p), keys(&t));
     assert_eq!(&PYTHON[p.unhandled[0].clone()], "response.raise_for_status()");
     assert_eq!((p.unhandled.len(), t.unhandled.len()), (1, 1));
-    let texts = |h: &interlint::mcp::Handler| -> Vec<String> {
+    let texts = |h: &interlint::tool_server_facts::Handler| -> Vec<String> {
         h.error_texts.iter().map(|(_, t)| t.clone()).collect()
     };
     assert_eq!(texts(&p), ["Error: the response was not JSON"]);
@@ -208,7 +208,7 @@ fn stdout_writes_are_found_with_their_fixes() {
         ("print(...)", "console.log(...)")
     );
     // The edits are written by codegen, from where the facts say they go.
-    let edits = |w: &interlint::mcp::StdoutWrite, s: &ToolServer| -> Vec<String> {
+    let edits = |w: &interlint::tool_server_facts::StdoutWrite, s: &ToolServer| -> Vec<String> {
         interlint::codegen::stdout::redirect(w, &s.stdout_module)
             .iter()
             .flat_map(|(_, edits)| edits.iter().map(|e| e.content.clone()))

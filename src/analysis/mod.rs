@@ -30,9 +30,9 @@ use std::path::Path;
 
 use crate::lang::{Document, Surface, Syntax, javascript, python, tool_server};
 use crate::manifest::{self, Violation};
-use crate::mcp::{self, ToolServer};
 use crate::models::ModelMatch;
 use crate::tables::Tables;
+use crate::tool_server_facts::{self, ToolServer};
 use compared::ComparedIds;
 use recorded::TextUrl;
 
@@ -120,7 +120,7 @@ impl<'d> Analysis<'d> {
         let doc = self.doc;
         self.tool_server
             .get_or_init(|| {
-                let conventions = mcp::conventions()?;
+                let conventions = tool_server_facts::conventions()?;
                 if doc.map.is_some()
                     || !conventions
                         .server_words

@@ -135,13 +135,13 @@ fn json_body(parsed: &Json, text: &str, object: &Range<usize>) -> Option<String>
         // The object is the body itself, with the URL among its members.
         return Some("contents".to_string());
     }
-    let is_body = |value: &crate::api::Value| match &value.kind {
-        crate::api::ValueKind::Map(m) => json::body_shape(m) == json::BodyShape::Predecessor,
-        crate::api::ValueKind::List(items) => items.iter().any(|i| {
+    let is_body = |value: &crate::migration_facts::Value| match &value.kind {
+        crate::migration_facts::ValueKind::Map(m) => json::body_shape(m) == json::BodyShape::Predecessor,
+        crate::migration_facts::ValueKind::List(items) => items.iter().any(|i| {
             i.as_map()
                 .is_some_and(|m| json::body_shape(m) == json::BodyShape::Predecessor)
         }),
-        crate::api::ValueKind::Str(s) => string_body(s),
+        crate::migration_facts::ValueKind::Str(s) => string_body(s),
         _ => false,
     };
     map.entries

@@ -19,9 +19,9 @@ use super::writer::Dialect;
 use super::writer::edits::statement_removal;
 use super::writer::imports::import_edits;
 use super::writer::lines::{has_word, line_start};
-use crate::api::{Call, CallKind, ValueKind};
 use crate::diagnostic::Edit;
 use crate::lang::Document;
+use crate::migration_facts::{Call, CallKind, ValueKind};
 use crate::tables::Tables as Settings;
 
 /// A rewritten call longer than this, from its line's start, puts its arguments on lines of
@@ -210,7 +210,7 @@ fn chat_edits_in(
 
 /// The message a turn sends: `send_message(x)` / `send_message(message=x)`, or the request
 /// object's `message` (JavaScript); nothing else may be passed.
-fn message(call: &Call, dialect: Dialect) -> Result<&crate::api::Value, String> {
+fn message(call: &Call, dialect: Dialect) -> Result<&crate::migration_facts::Value, String> {
     if call.spread {
         return Err("the turn's arguments are not all known".into());
     }

@@ -11,12 +11,12 @@
 
 use std::ops::Range;
 
-use crate::api::{
+use crate::diagnostic::Edit;
+use crate::lang::{Document, Module, Surface};
+use crate::migration_facts::{
     Call, ClientSite, FilesFunction, LegacyClient, LegacyCount, LegacyFilesCall, LegacyImport, LegacyRequest,
     LegacyUnit, line_indent,
 };
-use crate::diagnostic::Edit;
-use crate::lang::{Document, Module, Surface};
 use crate::tables::Tables;
 
 use super::request::contents::input_value;
@@ -197,7 +197,10 @@ pub fn rewrite_unit(found: &Found, dialect: Dialect, settings: &Tables) -> Resul
         ));
         edits.push(arguments_edit(request, &arguments, client, text, dialect));
         for statement in placed.inlined {
-            edits.push(Edit::replace(crate::api::line_removal(text, statement), ""));
+            edits.push(Edit::replace(
+                crate::migration_facts::line_removal(text, statement),
+                "",
+            ));
         }
     }
     edits.sort_by_key(|e| (e.range.start, e.range.end));
@@ -224,7 +227,8 @@ fn result_edits(found: &Found, request: &LegacyRequest, settings: &Tables) -> Re
         c.range == request.call
             && matches!(
                 c.kind,
-                crate::api::CallKind::LegacyCreate { .. } | crate::api::CallKind::SendMessage
+                crate::migration_facts::CallKind::LegacyCreate { .. }
+                    | crate::migration_facts::CallKind::SendMessage
             )
     }) else {
         return Ok(Vec::new());
@@ -514,7 +518,7 @@ fn arguments_edit(
     if (!one_line && !object) || width <= line_width(dialect) {
         return Edit::replace(request.arguments.clone(), joined);
     }
-    let indent = crate::api::line_indent(text, request.callee.start);
+    let indent = crate::migration_facts::line_indent(text, request.callee.start);
     let step = if object { "  " } else { "    " };
     let inner = format!("{indent}{step}");
     let lines: Vec<String> = arguments.iter().map(|a| format!("{inner}{a},")).collect();

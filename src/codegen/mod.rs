@@ -10,7 +10,7 @@
 //! < contents, tools < fields < [`unit`] < [`request`] < [`chat`] < [`legacy`]; [`stdout`]
 //! stands apart.
 //!
-//! It reads the facts (`api`, `lang`), the tables and the edits' type, and nothing of the rules:
+//! It reads the facts (`migration_facts`, `lang`), the tables and the edits' type, and nothing of the rules:
 //! a rule decides what to report and asks for the code here.
 
 pub mod chat;

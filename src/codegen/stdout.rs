@@ -4,7 +4,7 @@
 //! module when the file lacks it).
 
 use crate::diagnostic::Edit;
-use crate::mcp::{Redirect, StdoutEdit, StdoutModule, StdoutWrite};
+use crate::tool_server_facts::{Redirect, StdoutEdit, StdoutModule, StdoutWrite};
 
 /// The fix's title and edits for a write, or `None` when the write cannot be redirected (a
 /// keyword whose module the file does not import and has no import to stand by).

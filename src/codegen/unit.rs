@@ -12,9 +12,11 @@ use super::writer::Dialect;
 use super::writer::edits::whole_lines;
 use super::writer::imports::import_edits;
 use super::writer::lines::has_word_where;
-use crate::api::{Call, FunctionCallsRead, PartRole, PartsLoop, Read, ReadKind, ResultUse, StreamLoop};
 use crate::diagnostic::Edit;
 use crate::lang::Document;
+use crate::migration_facts::{
+    Call, FunctionCallsRead, PartRole, PartsLoop, Read, ReadKind, ResultUse, StreamLoop,
+};
 use crate::request_fields::{UsageMapping, snake_case};
 use crate::tables::Tables as Settings;
 
@@ -311,7 +313,7 @@ fn parts_edits(
         .get(..parts.iter.start)
         .and_then(|t| t.rfind('\n'))
         .map_or(0, |i| i + 1);
-    let indent = crate::api::line_indent(text, parts.iter.start);
+    let indent = crate::migration_facts::line_indent(text, parts.iter.start);
     // A loop reading nothing but text (and thoughts) goes over the text contents alone, whose
     // `text` it reads as it read the parts' (Python).
     let text_only = py

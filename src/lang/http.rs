@@ -7,7 +7,7 @@ use std::ops::Range;
 use super::rest::{self, UrlCall};
 use super::text;
 use super::{CommentStyle, Document, Surface, Syntax};
-use crate::api::{Body, Facts, HttpRequest};
+use crate::migration_facts::{Body, Facts, HttpRequest};
 
 pub fn parse(text: String) -> Document {
     let comments = text::comment_ranges(CommentStyle::LineStart, &text);
@@ -144,7 +144,7 @@ fn model_value(url: &UrlCall, text: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::api::CallKind;
+    use crate::migration_facts::CallKind;
 
     #[test]
     fn requests_headers_and_bodies() {

@@ -28,8 +28,8 @@ use std::sync::{Arc, OnceLock};
 
 pub use treesitter::Tree;
 
-use crate::api::Facts;
 use crate::diagnostic::Edit;
+use crate::migration_facts::Facts;
 
 /// How comments are written in a text file interlint does not parse.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -536,7 +536,15 @@ impl Document {
             (Surface::JavaScript | Surface::TypeScript | Surface::Tsx, Syntax::Lowered(tree)) => {
                 let env = facts::Env::new();
                 let elsewhere = facts::Elsewhere::default();
-                facts::extract(tree, &self.text, &facts::JavaScript, &env, &elsewhere).0
+                facts::extract(
+                    tree,
+                    &self.text,
+                    &facts::JavaScript,
+                    &facts::JavaScriptLegacy,
+                    &env,
+                    &elsewhere,
+                )
+                .0
             }
             (Surface::Shell, Syntax::TreeSitter(tree)) => shell::facts(tree, &self.text, &self.prompts),
             (Surface::Json, Syntax::Json(json)) => json::facts(json, &self.text),
@@ -560,7 +568,7 @@ pub fn python_facts(
     env: &facts::Env,
     elsewhere: &facts::Elsewhere<'_>,
 ) -> (Facts, facts::Env) {
-    facts::extract(tree, text, &facts::Python, env, elsewhere)
+    facts::extract(tree, text, &facts::Python, &facts::PythonLegacy, env, elsewhere)
 }
 
 /// Parses one text of a surface into its documents.

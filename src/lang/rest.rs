@@ -4,8 +4,8 @@
 use std::ops::Range;
 
 use super::json;
-use crate::api::{Body, CallKind, Facts, ModelRef};
 use crate::endpoint::{MATCHER, PredecessorUrl};
+use crate::migration_facts::{Body, CallKind, Facts, ModelRef};
 
 /// What a request's URL says: the kind of call its body makes, the model the URL names, and
 /// where the request's findings point.

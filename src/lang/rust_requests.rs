@@ -10,7 +10,9 @@ use syn::spanned::Spanned;
 use syn::visit::Visit;
 
 use super::rest::{self, UrlCall};
-use crate::api::{Body, Call, CallKind, Entry, Facts, HttpRequest, MapValue, ModelRef, Value, ValueKind};
+use crate::migration_facts::{
+    Body, Call, CallKind, Entry, Facts, HttpRequest, MapValue, ModelRef, Value, ValueKind,
+};
 
 fn range(span: proc_macro2::Span) -> Range<usize> {
     span.byte_range()
@@ -305,7 +307,7 @@ fn request(
         |next| {
             let between = text.get(post_end..next.dot)?;
             Some(if between.contains('\n') {
-                let indent = crate::api::line_indent(text, next.dot);
+                let indent = crate::migration_facts::line_indent(text, next.dot);
                 (
                     post_end,
                     format!("\n{indent}.header(\"{{name}}\", \"{{value}}\")"),
@@ -447,7 +449,7 @@ fn object(stream: TokenStream, braces: Range<usize>, text: &str) -> MapValue {
             value: value(&member[2..], value_span, text),
             keyword: false,
             removal,
-            siblings: crate::api::Siblings {
+            siblings: crate::migration_facts::Siblings {
                 previous_end: i.checked_sub(1).and_then(|p| spans.get(p)).map(|s| s.end),
                 next_start: spans.get(i + 1).map(|s| s.start),
                 inner: braces.start + 1..braces.end.saturating_sub(1).max(braces.start + 1),

@@ -8,7 +8,7 @@ use tree_sitter::Node;
 use super::rest::{self, UrlCall};
 use super::treesitter::{self, Grammar, children, text_of};
 use super::{Document, Surface, Syntax};
-use crate::api::{Body, CallKind, Facts, HttpRequest, Origin, Read, ReadKind};
+use crate::migration_facts::{Body, CallKind, Facts, HttpRequest, Origin, Read, ReadKind};
 
 pub fn parse(mut text: String) -> Document {
     let prompts = blank_prompts(&mut text);
@@ -547,7 +547,7 @@ mod tests {
         assert_eq!(call.kind, CallKind::Rest { stream: false });
         assert_eq!(
             call.model,
-            crate::api::ModelRef::Literal("model-2.0-flash".into())
+            crate::migration_facts::ModelRef::Literal("model-2.0-flash".into())
         );
         let keys: Vec<&str> = call.args.iter().map(|a| a.key.as_str()).collect();
         assert_eq!(keys, ["contents", "generationConfig"]);

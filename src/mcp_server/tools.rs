@@ -9,9 +9,9 @@ use rmcp::model::{JsonObject, Tool, ToolAnnotations};
 use serde_json::{Value, json};
 
 use super::page;
-use crate::mcp::{Bound, Conventions, conventions};
 use crate::run::{FileReport, FixMode, Notice, RunOptions};
 use crate::settings::{Overrides, Settings};
+use crate::tool_server_facts::{Bound, Conventions, conventions};
 use crate::walk::display_path;
 
 pub const INSTRUCTIONS: &str = "interlint finds every place that must change for the migration from the generateContent \

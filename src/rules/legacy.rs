@@ -1,10 +1,10 @@
 //! The legacy create-content findings' fix: the unit a call belongs to migrated as a whole
 //! ([`crate::codegen::legacy`] writes it), or why it is not.
 
-use crate::api::Call;
 use crate::codegen::legacy::{new_import, rewrite_unit, unit_of};
 use crate::codegen::writer::Dialect;
 use crate::lang::Document;
+use crate::migration_facts::Call;
 use crate::tables::Tables;
 
 /// A legacy create-content finding with its unit's fix, or with `advice` and why the unit is

@@ -3,7 +3,7 @@
 
 use crate::analysis::Analysis;
 use crate::lang::{Document, Surface};
-use crate::mcp::{Conventions, ToolServer, conventions};
+use crate::tool_server_facts::{Conventions, ToolServer, conventions};
 
 /// Words of which one appears in every tool-server file (`FastMCP`, `fastmcp`, `McpServer`,
 /// `@modelcontextprotocol/sdk`).

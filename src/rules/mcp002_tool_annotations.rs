@@ -48,7 +48,7 @@ impl Rule for ToolAnnotations {
                 }
             }
             let read_only_word = tool.name.as_deref().and_then(|n| {
-                let words = crate::mcp::name_words(n);
+                let words = crate::tool_server_facts::name_words(n);
                 if words.iter().any(|w| conventions.mutating_words.contains(w)) {
                     return None;
                 }

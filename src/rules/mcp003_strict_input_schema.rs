@@ -29,7 +29,7 @@ impl Rule for StrictInputSchema {
         };
         let _ = conventions;
         for tool in &server.tools {
-            let crate::mcp::Schema::Lenient(why) = &tool.schema else {
+            let crate::tool_server_facts::Schema::Lenient(why) = &tool.schema else {
                 continue;
             };
             let suggestion = if super::mcp::is_python(doc) {

@@ -2,8 +2,8 @@
 
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::lang::Document;
-use crate::mcp::KeyCheck;
 use crate::registry::{FixAvailability, Rule, RuleContext, RuleMeta};
+use crate::tool_server_facts::KeyCheck;
 
 pub struct ApiKeyFailFast;
 

@@ -2,8 +2,8 @@
 
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::lang::Document;
-use crate::mcp::Bound;
 use crate::registry::{FixAvailability, Rule, RuleContext, RuleMeta};
+use crate::tool_server_facts::Bound;
 
 pub struct ListBounds;
 
@@ -32,7 +32,7 @@ impl Rule for ListBounds {
             let Some(name) = tool.name.as_deref() else {
                 continue;
             };
-            if !crate::mcp::name_has(name, &conventions.list_words) {
+            if !crate::tool_server_facts::name_has(name, &conventions.list_words) {
                 continue;
             }
             let mut problems = Vec::new();

@@ -36,8 +36,8 @@ impl Rule for ResponseFormatInput {
                 continue;
             };
             // Inputs read whole: a schema from elsewhere is given the benefit of the doubt.
-            if !crate::mcp::name_has(name, &conventions.list_words)
-                || matches!(tool.schema, crate::mcp::Schema::Unknown)
+            if !crate::tool_server_facts::name_has(name, &conventions.list_words)
+                || matches!(tool.schema, crate::tool_server_facts::Schema::Unknown)
                 || tool.inputs.iter().any(|i| i.opaque)
             {
                 continue;

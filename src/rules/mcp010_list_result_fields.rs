@@ -31,7 +31,7 @@ impl Rule for ListResultFields {
             let Some(name) = tool.name.as_deref() else {
                 continue;
             };
-            if !crate::mcp::name_has(name, &conventions.list_words) {
+            if !crate::tool_server_facts::name_has(name, &conventions.list_words) {
                 continue;
             }
             let Some((range, keys)) = tool.handler.as_ref().and_then(|h| h.result.as_ref()) else {

@@ -35,8 +35,8 @@ impl Rule for ResponseSize {
             .filter(|t| {
                 t.name
                     .as_deref()
-                    .is_some_and(|n| crate::mcp::name_has(n, &conventions.list_words))
-                    && !matches!(t.schema, crate::mcp::Schema::Unknown)
+                    .is_some_and(|n| crate::tool_server_facts::name_has(n, &conventions.list_words))
+                    && !matches!(t.schema, crate::tool_server_facts::Schema::Unknown)
                     && !t.inputs.iter().any(|i| i.opaque)
             })
             .collect();

@@ -4,10 +4,10 @@
 
 use std::ops::Range;
 
-use crate::api::{Call, CallKind, Entry, Facts, MapValue, ModelRef, Value, ValueKind};
 use crate::codegen::request::{Rewritten, rewrite_to_interactions};
 use crate::diagnostic::Edit;
 use crate::lang::Document;
+use crate::migration_facts::{Call, CallKind, Entry, Facts, MapValue, ModelRef, Value, ValueKind};
 use crate::request_fields::snake_case;
 use crate::tables::Tables as Settings;
 

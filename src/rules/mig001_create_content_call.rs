@@ -1,8 +1,8 @@
 //! MIG001 create-content-call: a call of the predecessor create-content API.
 
-use crate::api::{Call, CallKind, Entry, ValueKind};
 use crate::diagnostic::{Applicability, Diagnostic, Edit, Fix, Severity};
 use crate::lang::Document;
+use crate::migration_facts::{Call, CallKind, Entry, ValueKind};
 use crate::registry::{FixAvailability, Rule, RuleContext, RuleMeta};
 use crate::request_fields::snake_case;
 use crate::tables::Tables;

@@ -1,9 +1,9 @@
 //! MIG002 response-text: the answer read the predecessor way (`response.text`,
 //! `response.candidates[0].content.parts`).
 
-use crate::api::{Origin, ReadKind};
 use crate::diagnostic::{Applicability, Diagnostic, Edit, Fix, Severity};
 use crate::lang::Document;
+use crate::migration_facts::{Origin, ReadKind};
 use crate::registry::{FixAvailability, Rule, RuleContext, RuleMeta};
 use crate::tables::Tables;
 
@@ -106,7 +106,12 @@ impl Rule for ResponseText {
 /// `R.usage_metadata` (and a count read from it): an interaction's counts are `R.usage`, with the
 /// names of the request-field table's `[usage]` mapping. Unsafe: the counts are named and grouped
 /// differently.
-fn usage_read(read: &crate::api::Read, member: Option<(usize, usize)>, doc: &Document, cx: &mut RuleContext) {
+fn usage_read(
+    read: &crate::migration_facts::Read,
+    member: Option<(usize, usize)>,
+    doc: &Document,
+    cx: &mut RuleContext,
+) {
     if !matches!(read.origin, Origin::Response | Origin::Interaction) {
         return;
     }

@@ -1,8 +1,8 @@
 //! MIG003 chat-history: chat helpers and client-kept history.
 
-use crate::api::{CallKind, ValueKind};
 use crate::diagnostic::{Applicability, Diagnostic, Severity};
 use crate::lang::Document;
+use crate::migration_facts::{CallKind, ValueKind};
 use crate::registry::{FixAvailability, Rule, RuleContext, RuleMeta};
 use crate::tables::Tables;
 
@@ -124,7 +124,7 @@ impl Rule for ChatHistory {
 
 /// The chat's unit rewritten, unless the document is the current client's own code.
 fn rewrite(
-    call: &crate::api::Call,
+    call: &crate::migration_facts::Call,
     doc: &Document,
     cx: &RuleContext,
 ) -> Result<crate::codegen::request::Rewritten, String> {
@@ -135,7 +135,7 @@ fn rewrite(
 }
 
 /// Several turns with roles, or a turn of the model: a conversation kept by the client.
-fn is_multi_turn(items: &[crate::api::Value]) -> bool {
+fn is_multi_turn(items: &[crate::migration_facts::Value]) -> bool {
     let roles: Vec<Option<String>> = items
         .iter()
         .map(|item| {

@@ -1,8 +1,8 @@
 //! MIG004 response-format-placement: structured output requested inside a config.
 
-use crate::api::CallKind;
 use crate::diagnostic::{Applicability, Diagnostic, Edit, Fix, Severity};
 use crate::lang::Document;
+use crate::migration_facts::CallKind;
 use crate::registry::{FixAvailability, Rule, RuleContext, RuleMeta};
 use crate::request_fields::snake_case;
 use crate::tables::Tables;
@@ -66,8 +66,7 @@ impl Rule for ResponseFormatPlacement {
             for entry in &map.entries {
                 let key = snake_case(&entry.key);
                 // `text/plain` is the default answer, not structured output.
-                let plain_text =
-                    matches!(&entry.value.kind, crate::api::ValueKind::Str(v) if v == "text/plain");
+                let plain_text = matches!(&entry.value.kind, crate::migration_facts::ValueKind::Str(v) if v == "text/plain");
                 if STRUCTURED_OUTPUT_KEYS.contains(&key.as_str()) && !plain_text {
                     let message = format!(
                         "`{}` requests structured output inside the config; the interactions endpoint takes a \
@@ -108,7 +107,7 @@ impl Rule for ResponseFormatPlacement {
                         && editable
                         && call.arg("response_format").is_none()
                         && !facts.has_comment_in(&entry.removal)
-                        && matches!(config.value.kind, crate::api::ValueKind::Map(_));
+                        && matches!(config.value.kind, crate::migration_facts::ValueKind::Map(_));
                     cx.report(if movable {
                         let sep = call.argument_separator();
                         diagnostic.with_fix(Fix::safe(
@@ -144,7 +143,7 @@ fn parsed_reads(doc: &Document, cx: &mut RuleContext) {
     // response.parsed, Model)`): a dict would not do.
     let pydantic = doc.text.contains("BaseModel") || doc.text.contains("model_json_schema");
     for read in &facts.reads {
-        let crate::api::ReadKind::Parsed { as_object } = read.kind else {
+        let crate::migration_facts::ReadKind::Parsed { as_object } = read.kind else {
             continue;
         };
         let written = doc.text.get(read.range.clone()).unwrap_or_default();
@@ -154,7 +153,7 @@ fn parsed_reads(doc: &Document, cx: &mut RuleContext) {
             "`{written}` reads the answer the old client parsed by its schema; an interaction has no `parsed`"
         );
         let diagnostic = Diagnostic::new(&META, Severity::Error, message, read.range.clone());
-        let migrated = read.origin == crate::api::Origin::Interaction && read.all_interactions;
+        let migrated = read.origin == crate::migration_facts::Origin::Interaction && read.all_interactions;
         cx.report(if migrated && !as_object && json_imported && !pydantic {
             diagnostic.with_fix(Fix::new(
                 Applicability::Unsafe,

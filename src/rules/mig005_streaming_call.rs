@@ -1,10 +1,10 @@
 //! MIG005 streaming-call: the predecessor streaming call, and stream chunks read the old way.
 
 use crate::analysis::recorded::{Record, TextUrl};
-use crate::api::{CallKind, Origin, ReadKind, ValueKind};
 use crate::diagnostic::{Applicability, Diagnostic, Severity};
 use crate::endpoint::MATCHER;
 use crate::lang::{Document, Surface};
+use crate::migration_facts::{CallKind, Origin, ReadKind, ValueKind};
 use crate::registry::{FixAvailability, Rule, RuleContext, RuleMeta};
 use crate::tables::Tables;
 

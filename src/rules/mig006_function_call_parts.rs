@@ -1,8 +1,8 @@
 //! MIG006 function-call-parts: function calls read from candidate parts.
 
-use crate::api::ReadKind;
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::lang::Document;
+use crate::migration_facts::ReadKind;
 use crate::registry::{FixAvailability, Rule, RuleContext, RuleMeta};
 use crate::tables::Tables;
 

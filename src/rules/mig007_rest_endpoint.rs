@@ -5,10 +5,10 @@
 use std::ops::Range;
 
 use crate::analysis::recorded::{Record, TextUrl};
-use crate::api::{Body, CallKind, Facts, HttpRequest};
 use crate::diagnostic::{Applicability, Diagnostic, Edit, Fix, Severity};
 use crate::endpoint::{MATCHER, PredecessorUrl};
 use crate::lang::{Document, Surface};
+use crate::migration_facts::{Body, CallKind, Facts, HttpRequest};
 use crate::registry::{FixAvailability, Rule, RuleContext, RuleMeta};
 use crate::tables::Tables;
 

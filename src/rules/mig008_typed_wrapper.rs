@@ -1,9 +1,9 @@
 //! MIG008 typed-wrapper: typed wrapper objects where the interactions endpoint takes plain ones.
 
-use crate::api::{CallKind, Wrapper, WrapperKind};
 use crate::clients::Packages;
 use crate::diagnostic::{Applicability, Diagnostic, Edit, Fix, Severity};
 use crate::lang::{Document, Syntax, ir};
+use crate::migration_facts::{CallKind, Wrapper, WrapperKind};
 use crate::registry::{FixAvailability, Rule, RuleContext, RuleMeta};
 use crate::tables::Tables;
 

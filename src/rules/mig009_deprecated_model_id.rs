@@ -6,9 +6,9 @@ use std::ops::Range;
 
 use crate::analysis::keys::sibling_keys;
 use crate::analysis::knowledge::{Words, known};
-use crate::api::ValueKind;
 use crate::diagnostic::{Applicability, Diagnostic, Edit, Fix, Severity};
 use crate::lang::{Document, Syntax, ir};
+use crate::migration_facts::ValueKind;
 use crate::models::{ModelStatus, Specialised, with_prefix};
 use crate::registry::{FixAvailability, Rule, RuleContext, RuleMeta};
 use crate::request_fields::snake_case;

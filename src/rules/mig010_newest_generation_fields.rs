@@ -1,9 +1,9 @@
 //! MIG010 newest-generation-fields: sampling fields and thinking budgets sent to a model of the
 //! newest generation.
 
-use crate::api::{Call, CallKind, Entry, Facts, MapValue, ValueKind};
 use crate::diagnostic::{Applicability, Diagnostic, Edit, Fix, Severity};
 use crate::lang::Document;
+use crate::migration_facts::{Call, CallKind, Entry, Facts, MapValue, ValueKind};
 use crate::registry::{FixAvailability, Rule, RuleContext, RuleMeta};
 use crate::request_fields::{camel_case, snake_case};
 use crate::tables::Tables;
@@ -61,7 +61,7 @@ impl Rule for NewestGenerationFields {
 
 fn model_name(call: &Call) -> String {
     match &call.model {
-        crate::api::ModelRef::Literal(id) => id.clone(),
+        crate::migration_facts::ModelRef::Literal(id) => id.clone(),
         _ => String::new(),
     }
 }

@@ -1,9 +1,9 @@
 //! MIG012 grounding-metadata: search grounding read from a response or candidate
 //! (`grounding_metadata`, `groundingMetadata`).
 
-use crate::api::ReadKind;
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::lang::Document;
+use crate::migration_facts::ReadKind;
 use crate::registry::{FixAvailability, Rule, RuleContext, RuleMeta};
 use crate::tables::Tables;
 

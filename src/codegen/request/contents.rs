@@ -5,10 +5,10 @@
 //!
 //! It imports the writer kit alone.
 
-use crate::api::{MapValue, Value, ValueKind};
 use crate::codegen::writer::Dialect;
 use crate::codegen::writer::edits::statement_removal;
 use crate::diagnostic::Edit;
+use crate::migration_facts::{MapValue, Value, ValueKind};
 use crate::request_fields::snake_case;
 
 /// The `contents` of a request as an interactions `input`, when it must be written anew: a list
@@ -158,7 +158,7 @@ pub(crate) fn input_value_inlining(
             }
             // A list written over several lines keeps one item a line.
             if raw.contains('\n') {
-                let indent = crate::api::line_indent(text, value.range.start);
+                let indent = crate::migration_facts::line_indent(text, value.range.start);
                 let items: String = contents
                     .iter()
                     .map(|item| format!("{indent}    {item},\n"))
@@ -328,7 +328,7 @@ pub(crate) fn single_text_value(value: &Value) -> Option<&Value> {
 
 /// The statement binding `name` to `bound` declares its type (`contents: list[types.Content] =
 /// ...`, `const contents: ContentListUnion = ...`).
-fn declares_type(name: &crate::api::NameValue, bound: &Value, text: &str) -> bool {
+fn declares_type(name: &crate::migration_facts::NameValue, bound: &Value, text: &str) -> bool {
     let Some(statement) = &name.statement else {
         return true;
     };

@@ -8,9 +8,9 @@
 //! It imports the writer kit, structured output, the contents (a content written where a
 //! string is taken) and the tools.
 
-use crate::api::{Entry, MapValue, Value, ValueKind};
 use crate::codegen::writer::Dialect;
 use crate::codegen::writer::placer::{Placed, Placer};
+use crate::migration_facts::{Entry, MapValue, Value, ValueKind};
 use crate::request_fields::{Place, RequestField, snake_case};
 use crate::tables::Tables as Settings;
 

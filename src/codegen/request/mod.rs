@@ -13,9 +13,9 @@ pub(crate) mod fields;
 pub(crate) mod structured_output;
 mod tools;
 
-use crate::api::{Call, CallKind, Entry, ModelRef, ValueKind};
 use crate::diagnostic::Edit;
 use crate::lang::Document;
+use crate::migration_facts::{Call, CallKind, Entry, ModelRef, ValueKind};
 use crate::request_fields::{Place, snake_case};
 use crate::tables::Tables as Settings;
 
@@ -138,7 +138,7 @@ fn rewrite_in_document(
             edits.extend(rewritten);
             edits.extend(result_edits(other, doc, settings, place)?);
         }
-        let statement = crate::api::line_removal(&doc.text, shared.statement.clone());
+        let statement = crate::migration_facts::line_removal(&doc.text, shared.statement.clone());
         if facts.has_comment_in(&statement) {
             return Err(format!(
                 "a comment in the binding of `{}` would be lost",
@@ -301,7 +301,7 @@ pub(crate) fn config_arguments(
         .inlined
         .into_iter()
         .chain(inline_statement)
-        .map(|s| crate::api::line_removal(text, s))
+        .map(|s| crate::migration_facts::line_removal(text, s))
         .collect();
     // A binding written into the arguments goes: a comment in it would go too.
     if removals.iter().any(|r| doc.facts().has_comment_in(r)) {

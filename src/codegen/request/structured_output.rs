@@ -9,7 +9,7 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
-use crate::api::{Entry, MapValue, Value, ValueKind};
+use crate::migration_facts::{Entry, MapValue, Value, ValueKind};
 use crate::request_fields::snake_case;
 
 use crate::codegen::writer::Dialect;
@@ -295,7 +295,7 @@ impl ParsedAs {
 /// What `call`'s `response.parsed` holds, from its config's schema; why not when the config is
 /// not known, has no schema (the old client parsed nothing), or its schema is one whose parsing
 /// interlint does not write (an enum, a union, a class defined elsewhere).
-pub(crate) fn parsed_as(call: &crate::api::Call, text: &str) -> Result<ParsedAs, String> {
+pub(crate) fn parsed_as(call: &crate::migration_facts::Call, text: &str) -> Result<ParsedAs, String> {
     let config = call
         .arg("config")
         .ok_or("the request has no config, so the old client parsed nothing")?;

@@ -4,8 +4,8 @@
 //!
 //! It imports the writer kit and structured output (a schema's type names).
 
-use crate::api::{Value, ValueKind};
 use crate::codegen::writer::Dialect;
+use crate::migration_facts::{Value, ValueKind};
 use crate::request_fields::snake_case;
 
 /// Built-in tools whose old declaration is an empty object (`{"google_search": {}}`,
@@ -105,8 +105,8 @@ fn lower_schema_types(schema: &str) -> String {
 
 /// An item of a Python `tools` list written in the request that is not known to be a tool
 /// declaration (a dict, a typed wrapper, a name bound to one): a function, perhaps, as written.
-pub(crate) fn callable_tool<'t>(value: &crate::api::Value, text: &'t str) -> Option<&'t str> {
-    let items: &[crate::api::Value] = match &value.kind {
+pub(crate) fn callable_tool<'t>(value: &crate::migration_facts::Value, text: &'t str) -> Option<&'t str> {
+    let items: &[crate::migration_facts::Value] = match &value.kind {
         ValueKind::List(items) => items,
         // A list from elsewhere (a parameter) is the caller's to review: the fix is unsafe.
         ValueKind::Name(name) => match name.value.as_ref().map(|v| &v.kind) {

@@ -4,13 +4,13 @@
 
 use std::ops::Range;
 
-use crate::api::Entry;
 use crate::diagnostic::Edit;
+use crate::migration_facts::Entry;
 
-/// A statement's removal ([`crate::api::line_removal`]), with the blank line after it when one
+/// A statement's removal ([`crate::migration_facts::line_removal`]), with the blank line after it when one
 /// is before it too, or it opens the text: no doubled or leading blank line is left.
 pub(crate) fn statement_removal(text: &str, statement: Range<usize>) -> Range<usize> {
-    let removal = crate::api::line_removal(text, statement);
+    let removal = crate::migration_facts::line_removal(text, statement);
     let before = text.get(..removal.start).unwrap_or_default();
     let blank_before = before.is_empty() || before.ends_with("\n\n") || before.ends_with("\n\r\n");
     let after = text.get(removal.end..).unwrap_or_default();

@@ -5,7 +5,7 @@
 //! a request's arguments as a config's entries are placed and writes them; [`lines`] answers
 //! questions about the lines and words of a text (where an offset is, for a message).
 //!
-//! It reads the facts (`api`, `lang`), the tables and the edits' type, and nothing else of
+//! It reads the facts (`migration_facts`, `lang`), the tables and the edits' type, and nothing else of
 //! codegen: every other codegen module may import it.
 
 pub(crate) mod edits;

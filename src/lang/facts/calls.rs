@@ -1,15 +1,13 @@
 //! Which calls are calls of the API, and what they pass.
 
-use std::ops::Range;
-
 use super::scope::Resolution;
 use super::{Analyzer, Class, MAX_DEPTH};
-use crate::api::{API_METHODS, Call, CallKind, ModelRef, line_indent};
 use crate::lang::ir::{ArgKind, Key, Kind, NodeId};
+use crate::migration_facts::{API_METHODS, Call, CallKind, ModelRef, line_indent};
 
 /// A call's kind, the callee text to replace when rewriting it, and the alias it is called
 /// through.
-pub(super) type CallShape = (CallKind, Option<Range<usize>>, Option<String>);
+use super::language::CallShape;
 
 impl Analyzer<'_> {
     /// The kind of an API call, the callee range to replace when rewriting it, and the alias
@@ -94,7 +92,7 @@ impl Analyzer<'_> {
             }
             Kind::Name(name) => {
                 // The legacy package's model class, called by its name.
-                let legacy = self.lang.legacy().words();
+                let legacy = self.legacy.words();
                 if **name == *legacy.model_class {
                     return Some((CallKind::LegacyModel, None, None));
                 }
@@ -307,7 +305,7 @@ impl Analyzer<'_> {
             CallKind::CreateStream => Some(Box::new(self.result_uses(node, scope, true))),
             // A legacy response that reads as the current client's (Python's); JavaScript's
             // legacy units follow their results themselves (`result.response.text()`).
-            CallKind::LegacyCreate { stream } if self.lang.legacy().responses_read_as_current() => {
+            CallKind::LegacyCreate { stream } if self.legacy.responses_read_as_current() => {
                 Some(Box::new(self.result_uses(node, scope, stream)))
             }
             CallKind::SendMessage => {

@@ -6,8 +6,8 @@
 use super::Analyzer;
 use super::scope::{BindingKind, Resolution};
 use super::unit::shorten;
-use crate::api::{ChatUnit, Turn, line_indent};
 use crate::lang::ir::{Kind, NodeId};
+use crate::migration_facts::{ChatUnit, Turn, line_indent};
 
 impl Analyzer<'_> {
     /// The chat made by the chat-helper call `call` (in `scope`) and its turns.
@@ -136,16 +136,18 @@ impl Analyzer<'_> {
                     // of another chat, migrated with this one.
                     let call = self.tree.unwrap(value);
                     match self.call_kind(call, binding.scope, 0).map(|shape| shape.0) {
-                        Some(crate::api::CallKind::Interactions) => {}
-                        Some(crate::api::CallKind::SendMessage) => match self.chat_of_turn(call, b.scope) {
-                            Some(other) if other != top => {
-                                let range = self.range(other);
-                                if !unit.shares.contains(&range) {
-                                    unit.shares.push(range);
+                        Some(crate::migration_facts::CallKind::Interactions) => {}
+                        Some(crate::migration_facts::CallKind::SendMessage) => {
+                            match self.chat_of_turn(call, b.scope) {
+                                Some(other) if other != top => {
+                                    let range = self.range(other);
+                                    if !unit.shares.contains(&range) {
+                                        unit.shares.push(range);
+                                    }
                                 }
+                                _ => others = true,
                             }
-                            _ => others = true,
-                        },
+                        }
                         _ => others = true,
                     }
                 }
@@ -209,7 +211,7 @@ impl Analyzer<'_> {
         let creation = self.tree.unwrap(value);
         let chat = matches!(
             self.call_kind(creation, binding.scope, 0).map(|shape| shape.0),
-            Some(crate::api::CallKind::ChatCreate)
+            Some(crate::migration_facts::CallKind::ChatCreate)
         );
         chat.then(|| self.climb(creation))
     }

@@ -2,8 +2,8 @@
 
 use super::scope::{BindingKind, Resolution};
 use super::{Analyzer, Class, MAX_DEPTH};
-use crate::api::{ModelRef, Origin};
 use crate::lang::ir::{Kind, NodeId};
+use crate::migration_facts::{ModelRef, Origin};
 
 impl Analyzer<'_> {
     pub(super) fn classify(&self, node: NodeId, scope: usize, depth: usize) -> Class {

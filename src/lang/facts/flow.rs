@@ -2,8 +2,8 @@
 
 use super::scope::{BindingKind, Resolution, exported};
 use super::{Analyzer, Class, MAX_DEPTH};
-use crate::api::Flow;
 use crate::lang::ir::{ArgKind, Key, Kind, NodeId, ParamKind};
+use crate::migration_facts::Flow;
 
 impl Analyzer<'_> {
     /// Where the value of the expression `node` goes: up through the lists, dicts and

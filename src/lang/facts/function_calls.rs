@@ -6,8 +6,8 @@
 //! with a call (passed on, stored, unpacked) is a use the rewrite does not follow.
 
 use super::Analyzer;
-use crate::api::{FunctionCallsRead, Read, ResultUse};
 use crate::lang::ir::{Kind, NodeId};
+use crate::migration_facts::{FunctionCallsRead, Read, ResultUse};
 
 impl Analyzer<'_> {
     /// The read `read` of a response's function calls, at the member node `member` (in

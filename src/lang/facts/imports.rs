@@ -4,14 +4,14 @@ use std::ops::Range;
 
 use super::values::is_client_path as is_client_module;
 use super::{Analyzer, string_content};
-use crate::api::{Import, TypesImport};
 use crate::lang::ir::{Kind, NodeId};
+use crate::migration_facts::{Import, TypesImport};
 
 impl Analyzer<'_> {
     /// The modules imported by the Python module's top-level `import` statements, and where a
     /// new import line goes (after the first of its top-level imports).
-    pub(super) fn top_imports(&self) -> crate::api::TopImports {
-        let mut top = crate::api::TopImports::default();
+    pub(super) fn top_imports(&self) -> crate::migration_facts::TopImports {
+        let mut top = crate::migration_facts::TopImports::default();
         for &node in &self.scopes.imports {
             let Kind::Import(import) = self.kind(node) else {
                 continue;
@@ -65,7 +65,7 @@ impl Analyzer<'_> {
             }
         };
         let names: Vec<_> = import.names.iter().filter(|n| &*n.name.name != "*").collect();
-        let statement = crate::api::line_removal(self.text, self.range(node));
+        let statement = crate::migration_facts::line_removal(self.text, self.range(node));
         for (i, name) in names.iter().enumerate() {
             let path = &*name.name.name;
             let full = match &module {

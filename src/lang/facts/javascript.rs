@@ -8,13 +8,12 @@
 
 use std::ops::Range;
 
-use super::calls::CallShape;
 use super::classify::response_origin;
+use super::language::CallShape;
 use super::language::{Arguments, Language, LoopBody, Scoping};
-use super::legacy::LegacyPackage;
 use super::{Analyzer, Class, Words};
-use crate::api::{CallKind, Import, ModelRef, Wrapper, WrapperKind};
 use crate::lang::ir::{self, ArgKind, Kind, NodeId, Tree};
+use crate::migration_facts::{CallKind, Import, ModelRef, Wrapper, WrapperKind};
 
 /// The facts of JavaScript and TypeScript.
 pub(crate) struct JavaScript;
@@ -26,10 +25,6 @@ impl Language for JavaScript {
 
     fn reserved_names(&self) -> &'static [&'static str] {
         &["this", "super"]
-    }
-
-    fn legacy(&self) -> &'static dyn LegacyPackage {
-        &super::legacy::javascript::JavaScriptLegacy
     }
 
     fn comments(&self, tree: &Tree, _: &str) -> Vec<Range<usize>> {

@@ -8,16 +8,15 @@
 //! Where the two extractors give different facts for programs that mean the same (the
 //! differences `tests/facts.rs` lists), the method whose two answers make the difference says so.
 //!
-//! Imports: the shared form ([`ir`]), the fact model ([`crate::api`]) and
+//! Imports: the shared form ([`ir`]), the fact model ([`crate::migration_facts`]) and
 //! the analyzer of [`facts`](super); nothing of a language's parser.
 
 use std::ops::Range;
 
-use super::calls::CallShape;
-use super::legacy::LegacyPackage;
 use super::{Analyzer, Class, Env, Words};
-use crate::api::{Entry, Import, ModelRef, ResultUse, TopImports, Value, Wrapper};
 use crate::lang::ir::{self, Kind, NodeId, Tree};
+use crate::migration_facts::CallKind;
+use crate::migration_facts::{Entry, Import, ModelRef, ResultUse, TopImports, Value, Wrapper};
 
 /// Where a language binds a name.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -58,8 +57,6 @@ pub(crate) trait Language: Sync {
 
     /// How the current client spells its API (rules/clients.toml `[spelling]`).
     fn words(&self) -> &'static Words;
-    /// The legacy package: its spellings and its object model.
-    fn legacy(&self) -> &'static dyn LegacyPackage;
 
     // ----- names and scopes -----
 
@@ -142,8 +139,8 @@ pub(crate) trait Language: Sync {
         _call: NodeId,
         _scope: usize,
         _depth: usize,
-    ) -> crate::api::ValueKind {
-        crate::api::ValueKind::Other
+    ) -> crate::migration_facts::ValueKind {
+        crate::migration_facts::ValueKind::Other
     }
     /// The function measuring a list's length (`len`), and the list's member (`length`).
     fn length_function(&self) -> Option<&'static str> {
@@ -228,3 +225,7 @@ pub(crate) trait Language: Sync {
         false
     }
 }
+
+/// What a call is, the range of its model argument, and the model as written: what
+/// [`Language::legacy_call`] and the call's classification answer.
+pub(super) type CallShape = (CallKind, Option<Range<usize>>, Option<String>);

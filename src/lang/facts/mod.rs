@@ -31,11 +31,14 @@ use std::ops::Range;
 
 pub(crate) use javascript::JavaScript;
 pub(crate) use language::Language;
+pub(crate) use legacy::LegacyPackage;
+pub(crate) use legacy::javascript::JavaScriptLegacy;
+pub(crate) use legacy::python::PythonLegacy;
 pub(crate) use python::Python;
 use scope::{BindingKind, Scopes};
 
-use crate::api::{CallKind, Facts, Flow, ModelRef, Origin};
 use crate::lang::ir::{Kind, NodeId, Tree};
+use crate::migration_facts::{CallKind, Facts, Flow, ModelRef, Origin};
 
 /// How a language spells the API: its client library's methods (rules/clients.toml
 /// `[spelling]`) and the receiver of a method.
@@ -147,6 +150,8 @@ pub(crate) struct Analyzer<'a> {
     pub tree: &'a Tree,
     pub text: &'a str,
     pub lang: &'static dyn Language,
+    /// The legacy package of the language: its spellings and its object model.
+    pub legacy: &'static dyn LegacyPackage,
     pub words: &'static Words,
     pub scopes: Scopes,
     pub env: &'a Env,
@@ -162,6 +167,7 @@ pub(crate) fn extract(
     tree: &Tree,
     text: &str,
     lang: &'static dyn Language,
+    legacy: &'static dyn LegacyPackage,
     env: &Env,
     elsewhere: &Elsewhere<'_>,
 ) -> (Facts, Env) {
@@ -169,6 +175,7 @@ pub(crate) fn extract(
         tree,
         text,
         lang,
+        legacy,
         words: lang.words(),
         scopes: Scopes::build(tree, text, lang),
         env,
@@ -277,10 +284,14 @@ impl Analyzer<'_> {
 }
 
 /// Where element `index` of a list of elements sits among its neighbours.
-fn siblings(elements: &[Range<usize>], index: usize, container: Range<usize>) -> crate::api::Siblings {
+fn siblings(
+    elements: &[Range<usize>],
+    index: usize,
+    container: Range<usize>,
+) -> crate::migration_facts::Siblings {
     let open = container.start + 1;
     let close = container.end.saturating_sub(1).max(open);
-    crate::api::Siblings {
+    crate::migration_facts::Siblings {
         previous_end: index.checked_sub(1).and_then(|p| elements.get(p)).map(|n| n.end),
         next_start: elements.get(index + 1).map(|n| n.start),
         inner: open..close,
@@ -318,9 +329,17 @@ fn parse_int(text: &str) -> Option<i64> {
 /// The facts of a whole Python or JavaScript/TypeScript text, lowered from its parser.
 pub fn of_text(surface: crate::lang::Surface, text: &str) -> Facts {
     use crate::lang::Surface;
-    let (tree, lang): (_, &'static dyn Language) = match surface {
-        Surface::Python => (crate::lang::python::lower::lower(text, false), &Python),
-        _ => (crate::lang::javascript::lower::lower(surface, text), &JavaScript),
+    let (tree, lang, legacy): (_, &'static dyn Language, &'static dyn LegacyPackage) = match surface {
+        Surface::Python => (
+            crate::lang::python::lower::lower(text, false),
+            &Python,
+            &PythonLegacy,
+        ),
+        _ => (
+            crate::lang::javascript::lower::lower(surface, text),
+            &JavaScript,
+            &JavaScriptLegacy,
+        ),
     };
-    extract(&tree, text, lang, &Env::new(), &Elsewhere::default()).0
+    extract(&tree, text, lang, legacy, &Env::new(), &Elsewhere::default()).0
 }

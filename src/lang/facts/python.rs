@@ -8,13 +8,14 @@
 
 use std::ops::Range;
 
-use super::calls::CallShape;
 use super::classify::response_origin;
+use super::language::CallShape;
 use super::language::{Arguments, Language, LoopBody, Scoping};
-use super::legacy::LegacyPackage;
 use super::{Analyzer, Class, Env, Words};
-use crate::api::{CallKind, Import, ModelRef, TopImports, ValueKind, Wrapper, WrapperKind, line_indent};
 use crate::lang::ir::{self, ArgKind, Kind, NodeId, Tree};
+use crate::migration_facts::{
+    CallKind, Import, ModelRef, TopImports, ValueKind, Wrapper, WrapperKind, line_indent,
+};
 
 /// The facts of Python.
 pub(crate) struct Python;
@@ -22,10 +23,6 @@ pub(crate) struct Python;
 impl Language for Python {
     fn words(&self) -> &'static Words {
         &super::WORDS[0]
-    }
-
-    fn legacy(&self) -> &'static dyn LegacyPackage {
-        &super::legacy::python::PythonLegacy
     }
 
     fn scoping(&self) -> Scoping {
@@ -242,7 +239,7 @@ impl Language for Python {
         scope: usize,
         depth: usize,
     ) -> Option<CallShape> {
-        let w = self.legacy().words();
+        let w = a.legacy.words();
         match name {
             // The legacy model's coroutine reports as its blocking method.
             _ if name == w.create_async
@@ -268,7 +265,7 @@ impl Language for Python {
             return ModelRef::Absent;
         };
         // A model made from a cache uses the cache's model.
-        if matches!(a.kind(c.callee), Kind::Member(m) if *m.name.name == *self.legacy().words().from_cache) {
+        if matches!(a.kind(c.callee), Kind::Member(m) if *m.name.name == *a.legacy.words().from_cache) {
             return ModelRef::Unresolved;
         }
         let value = a

@@ -5,8 +5,8 @@ use std::ops::Range;
 
 use super::classify::response_origin;
 use super::{Analyzer, Class};
-use crate::api::{Origin, Read, ReadKind};
 use crate::lang::ir::{Kind, NodeId};
+use crate::migration_facts::{Origin, Read, ReadKind};
 
 impl Analyzer<'_> {
     pub(super) fn read(&self, node: NodeId, scope: usize) -> Option<Read> {
@@ -44,7 +44,7 @@ impl Analyzer<'_> {
         let call = parent.filter(|&p| matches!(self.kind(p), Kind::Call(c) if !c.new && c.callee == node));
         // `x.text()` is some other API's method where even the legacy package's responses read
         // as the current client's (Python).
-        if call.is_some() && self.lang.legacy().responses_read_as_current() {
+        if call.is_some() && self.legacy.responses_read_as_current() {
             return None;
         }
         // `response?.text` is read through `response?`.

@@ -9,9 +9,11 @@
 
 use super::Analyzer;
 use super::scope::{BindingKind, Resolution};
-use crate::api::{PartRead, PartRole, PartsLoop, ReadKind, ResultUse, ResultUses, StreamLoop, line_indent};
 use crate::lang::bindings::Binding;
 use crate::lang::ir::{Kind, NodeId};
+use crate::migration_facts::{
+    PartRead, PartRole, PartsLoop, ReadKind, ResultUse, ResultUses, StreamLoop, line_indent,
+};
 
 /// Functions whose argument is only shown: the value is not read as a response.
 const SHOWN: &[&str] = &[
@@ -550,7 +552,7 @@ impl Analyzer<'_> {
 
     /// `for part in R.candidates[0].content.parts:` (`for (const part of ...)`), where `member`
     /// is `R.candidates` and `read` its read: the loop, with what it reads of each part.
-    fn parts_loop(&self, member: NodeId, read: &crate::api::Read) -> Option<ResultUse> {
+    fn parts_loop(&self, member: NodeId, read: &crate::migration_facts::Read) -> Option<ResultUse> {
         let top = self.chain_top(member);
         if self.range(top) != read.range {
             return None;

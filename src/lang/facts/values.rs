@@ -5,10 +5,10 @@ use std::ops::Range;
 
 use super::scope::{BindingKind, Resolution};
 use super::{Analyzer, Class, MAX_DEPTH, parse_int, removal, siblings};
-use crate::api::{
+use crate::lang::ir::{ArgKind, Key, Kind, NodeId};
+use crate::migration_facts::{
     CallKind, Entry, MapValue, NameValue, SharedConfig, Value, ValueKind, Wrapper, WrapperKind,
 };
-use crate::lang::ir::{ArgKind, Key, Kind, NodeId};
 
 impl Analyzer<'_> {
     pub(super) fn value(&self, node: NodeId, scope: usize, depth: usize) -> Value {
@@ -198,7 +198,7 @@ impl Analyzer<'_> {
                         key: k.name.to_string(),
                         key_range: k.span.range(),
                         range: k.span.range(),
-                        value: crate::api::Value {
+                        value: crate::migration_facts::Value {
                             range: k.span.range(),
                             kind: ValueKind::Name(Box::new(self.name_value(entry.value, scope, depth + 1))),
                         },

@@ -9,7 +9,7 @@ use crate::lang::tool_server::handler::{self, Rules};
 use crate::lang::tool_server::{
     Framework, Language, Source, Stdout, StdoutEdit, Timed, TimeoutAt, described, hints,
 };
-use crate::mcp::{Bound, Input, Resource, Schema, Tool};
+use crate::tool_server_facts::{Bound, Input, Resource, Schema, Tool};
 
 const fn axios(at: usize) -> TimeoutAt {
     TimeoutAt::Option {

@@ -7,7 +7,7 @@ use std::ops::Range;
 
 use self::scan::{Json, Node};
 use super::{Document, Surface, Syntax};
-use crate::api::{
+use crate::migration_facts::{
     Body, Call, CallKind, Entry, Facts, HttpRequest, MapValue, ModelRef, Siblings, Value, ValueKind,
 };
 

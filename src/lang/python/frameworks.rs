@@ -8,7 +8,7 @@ use crate::lang::tool_server::handler::{self, Rules};
 use crate::lang::tool_server::{
     Framework, Language, Source, Stdout, StdoutEdit, Timed, TimeoutAt, described, hints,
 };
-use crate::mcp::{Input, Resource, Schema, Tool};
+use crate::tool_server_facts::{Input, Resource, Schema, Tool};
 
 const REQUESTS_VERBS: &[&str] = &[
     "get", "post", "put", "patch", "delete", "head", "options", "request",

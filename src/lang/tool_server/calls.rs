@@ -4,7 +4,7 @@
 
 use super::{Language, Source};
 use crate::lang::ir::{ArgKind, Call, Kind};
-use crate::mcp::{Redirect, StdoutEdit, StdoutModule, StdoutWrite, UntimedCall};
+use crate::tool_server_facts::{Redirect, StdoutEdit, StdoutModule, StdoutWrite, UntimedCall};
 
 /// A call that writes to standard output, and how it is sent to standard error instead.
 pub struct Stdout {

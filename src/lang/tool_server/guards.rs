@@ -5,7 +5,7 @@
 
 use super::{Language, Source};
 use crate::lang::ir::{Call, Kind, NodeId};
-use crate::mcp::{KeyCheck, KeyRead, mentions};
+use crate::tool_server_facts::{KeyCheck, KeyRead, mentions};
 
 /// A read through a call: `os.getenv("X_API_KEY")`.
 pub fn call_read(

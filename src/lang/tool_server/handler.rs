@@ -6,7 +6,7 @@ use std::ops::Range;
 
 use super::{Language, Source};
 use crate::lang::ir::{Key, Kind, NodeId};
-use crate::mcp::Handler;
+use crate::tool_server_facts::Handler;
 
 /// What the language's handlers write and how they fail.
 pub struct Rules {
@@ -102,7 +102,8 @@ pub fn handler(s: &Source, language: &Language, function: NodeId) -> Handler {
         return out;
     };
     let own = own_nodes(s, &f.body);
-    let paging: Vec<String> = crate::mcp::conventions().map_or_else(Vec::new, |c| c.result_fields.clone());
+    let paging: Vec<String> =
+        crate::tool_server_facts::conventions().map_or_else(Vec::new, |c| c.result_fields.clone());
     let mut result: Option<(Range<usize>, Vec<String>)> = None;
     let mut unreadable = false;
     let mut looks_like_a_page = false;

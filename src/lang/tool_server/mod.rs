@@ -16,9 +16,9 @@ pub mod handler;
 use std::ops::Range;
 
 use crate::lang::ir::{ArgKind, Call, FunctionKind, Key, Kind, NodeId, Tree};
-use crate::mcp::{Resource, Tool, ToolServer};
+use crate::tool_server_facts::{Resource, Tool, ToolServer};
 
-pub use crate::mcp::StdoutEdit;
+pub use crate::tool_server_facts::StdoutEdit;
 pub use calls::{Stdout, Timed, TimeoutAt};
 
 /// What a language's framework recogniser says of one file it takes for a tool server.

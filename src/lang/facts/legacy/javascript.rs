@@ -8,14 +8,14 @@ use std::ops::Range;
 use super::{
     CHAT_HISTORY, ConfigProblem, Imports, LegacyPackage, LegacyWords, Model, ModelBinding, ModelText, Outcome,
 };
-use crate::api::{
-    ClientSite, Entry, LegacyClient, LegacyCount, LegacyImport, LegacyRequest, LegacyStreamLoop, LegacyUnit,
-    ValueKind,
-};
 use crate::lang::bindings::Binding;
 use crate::lang::facts::scope::{BindingKind, exported};
 use crate::lang::facts::{Analyzer, string_content};
 use crate::lang::ir::{ArgKind, DeclKind, ImportName, Key, Kind, NodeId};
+use crate::migration_facts::{
+    ClientSite, Entry, LegacyClient, LegacyCount, LegacyImport, LegacyRequest, LegacyStreamLoop, LegacyUnit,
+    ValueKind,
+};
 
 /// The legacy package; its sub-paths (`/server`) belong to it too.
 pub(super) const LEGACY_PACKAGE: &str = "@google/generative-ai";
@@ -78,8 +78,8 @@ impl LegacyPackage for JavaScriptLegacy {
     /// The value as written.
     fn model_text(&self, a: &Analyzer<'_>, written: &str, node: NodeId, scope: usize) -> ModelText {
         match a.value(node, scope, 0).kind {
-            ValueKind::Str(id) => crate::api::legacy_model_text(Some(&id), written, true),
-            _ => crate::api::legacy_model_text(None, written, false),
+            ValueKind::Str(id) => crate::migration_facts::legacy_model_text(Some(&id), written, true),
+            _ => crate::migration_facts::legacy_model_text(None, written, false),
         }
     }
 
@@ -246,9 +246,9 @@ impl Analyzer<'_> {
             [] => {}
             [only] if only.kind == ArgKind::Positional => {
                 let map = self.dict_map(only.value, model.scope, 0);
-                let empty_history = |e: &crate::api::Entry| {
+                let empty_history = |e: &crate::migration_facts::Entry| {
                     e.key == "history"
-                        && matches!(&e.value.kind, crate::api::ValueKind::List(items) if items.is_empty())
+                        && matches!(&e.value.kind, crate::migration_facts::ValueKind::List(items) if items.is_empty())
                 };
                 if !map.complete || !matches!(self.kind(only.value), Kind::Dict(_)) {
                     return Err(format!(
@@ -544,11 +544,16 @@ impl Analyzer<'_> {
     }
 
     /// The model as the new call writes it, and its id when it is a literal.
-    fn javascript_model_text(&self, value: &crate::api::Value) -> Outcome<(String, Option<String>)> {
+    fn javascript_model_text(
+        &self,
+        value: &crate::migration_facts::Value,
+    ) -> Outcome<(String, Option<String>)> {
         let written = self.text.get(value.range.clone()).unwrap_or_default();
         match &value.kind {
-            crate::api::ValueKind::Str(id) => crate::api::legacy_model_text(Some(id), written, true),
-            _ => crate::api::legacy_model_text(None, written, false),
+            crate::migration_facts::ValueKind::Str(id) => {
+                crate::migration_facts::legacy_model_text(Some(id), written, true)
+            }
+            _ => crate::migration_facts::legacy_model_text(None, written, false),
         }
     }
 
@@ -738,7 +743,7 @@ impl Analyzer<'_> {
                     for (read, _) in self.loads_of(&response.name, &[(response.start, response.scope)]) {
                         let text = self.member_call(read).0.and_then(|m| self.text_call(m));
                         match text {
-                            Some(call) => unit.answers.push(crate::api::AnswerRead {
+                            Some(call) => unit.answers.push(crate::migration_facts::AnswerRead {
                                 start: self.start(read),
                                 suffix: self.end(read)..self.end(call),
                             }),
@@ -826,7 +831,7 @@ impl Analyzer<'_> {
                     }
                 }
             }
-            if let Some(crate::api::ResultUse::Escape { range, .. }) = other.first() {
+            if let Some(crate::migration_facts::ResultUse::Escape { range, .. }) = other.first() {
                 let line = self
                     .text
                     .get(..range.start)
@@ -886,7 +891,7 @@ impl Analyzer<'_> {
     fn answer_read(&self, response: NodeId, receiver: Range<usize>, unit: &mut LegacyUnit) -> Option<()> {
         let text = self.member_call(response).0?;
         let call = self.text_call(text)?;
-        unit.answers.push(crate::api::AnswerRead {
+        unit.answers.push(crate::migration_facts::AnswerRead {
             start: receiver.start,
             suffix: receiver.end..self.end(call),
         });

@@ -19,9 +19,9 @@ use std::ops::Range;
 
 use super::Analyzer;
 use super::scope::{BindingKind, Resolution};
-use crate::api::{Entry, LegacyRequest, LegacyUnit, MapValue, Value, ValueKind, line_removal};
 use crate::lang::bindings::Binding;
 use crate::lang::ir::{Arg, Kind, NodeId};
+use crate::migration_facts::{Entry, LegacyRequest, LegacyUnit, MapValue, Value, ValueKind, line_removal};
 
 type Outcome<T> = Result<T, String>;
 
@@ -203,7 +203,7 @@ pub(crate) enum ConfigProblem {
 
 impl Analyzer<'_> {
     fn legacy_words(&self) -> &'static LegacyWords {
-        self.lang.legacy().words()
+        self.legacy.words()
     }
 
     /// Every binding of the legacy package that makes a unit, as a unit.
@@ -219,7 +219,7 @@ impl Analyzer<'_> {
                 list.iter().filter(|b| self.makes_legacy_unit(b.kind)).collect();
             let name = &key.1;
             // The same import repeated: one unit, every import rewritten.
-            let package = self.lang.legacy();
+            let package = self.legacy;
             if package.merges_repeated() && legacy.len() == list.len() && legacy.len() > 1 {
                 let mut unit = LegacyUnit::default();
                 if let Err(reason) = package.unit(self, name, &legacy, 1, &mut unit) {
@@ -255,7 +255,7 @@ impl Analyzer<'_> {
         chat: NodeId,
         id_suffix: &str,
         unit: &mut LegacyUnit,
-        request: &mut dyn FnMut(NodeId, &mut LegacyUnit) -> Outcome<crate::api::LegacyRequest>,
+        request: &mut dyn FnMut(NodeId, &mut LegacyUnit) -> Outcome<crate::migration_facts::LegacyRequest>,
     ) -> Outcome<()> {
         let at = |node: NodeId| format!("line {}", self.line(node));
         let scope = self.call_scope(chat);
@@ -317,7 +317,7 @@ impl Analyzer<'_> {
         if self.has_comment(chat_unit.statement.clone()) {
             return Err("a comment in the chat's creation would be lost".into());
         }
-        unit.chats.push(crate::api::LegacyChat {
+        unit.chats.push(crate::migration_facts::LegacyChat {
             statement: chat_unit.statement,
             straight,
             id_name,
@@ -327,7 +327,7 @@ impl Analyzer<'_> {
     }
 
     fn makes_legacy_unit(&self, kind: BindingKind) -> bool {
-        self.lang.legacy().makes_unit(self, kind)
+        self.legacy.makes_unit(self, kind)
     }
 
     /// The line (1-based) a node starts on, for a message.
@@ -463,7 +463,7 @@ impl Analyzer<'_> {
     /// bound by one statement to a name used only for requests and token counts. The model
     /// with the calls found, and why it cannot be migrated.
     fn model_uses(&self, mut model: Model, line: usize) -> (Model, Option<String>) {
-        let package = self.lang.legacy();
+        let package = self.legacy;
         let w = package.words();
         let call = model.call;
         let Some(parent) = self.parent(call) else {
@@ -555,7 +555,7 @@ impl Analyzer<'_> {
 
     /// How a model is bound to a name of its own, when it is.
     fn model_binding(&self, call: NodeId) -> Option<ModelBinding> {
-        self.lang.legacy().model_binding(self, call)
+        self.legacy.model_binding(self, call)
     }
 
     /// Why a model is not bound to a name of its own.
@@ -563,7 +563,7 @@ impl Analyzer<'_> {
         if let Some(target) = self.assigned_to(call, parent) {
             return format!("the model of line {line} is stored in `{}`", self.src(target));
         }
-        self.lang.legacy().unbound_model(line)
+        self.legacy.unbound_model(line)
     }
 
     /// The target a value is assigned to by an assignment (not a declaration): Python's `x =
@@ -583,9 +583,9 @@ impl Analyzer<'_> {
     ) -> Outcome<(String, Option<String>)> {
         let written = self.text.get(written).unwrap_or_default();
         let Some(node) = node else {
-            return crate::api::legacy_model_text(None, written, false);
+            return crate::migration_facts::legacy_model_text(None, written, false);
         };
-        self.lang.legacy().model_text(self, written, node, scope)
+        self.legacy.model_text(self, written, node, scope)
     }
 
     /// One of the settings a request takes from its model (or, in Python, from the call): a
@@ -599,7 +599,7 @@ impl Analyzer<'_> {
         generation_keys: &mut Vec<String>,
         consumed: &mut HashSet<usize>,
     ) -> Outcome<()> {
-        let package = self.lang.legacy();
+        let package = self.legacy;
         let w = package.words();
         if entry.key == w.generation_config {
             let (map, statement) = self

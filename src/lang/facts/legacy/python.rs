@@ -7,14 +7,14 @@ use std::ops::Range;
 use super::{
     CHAT_HISTORY, ConfigProblem, Imports, LegacyPackage, LegacyWords, Model, ModelBinding, ModelText, Outcome,
 };
-use crate::api::{
-    ClientSite, Entry, FilesFunction, LegacyCount, LegacyFilesCall, LegacyImport, LegacyRequest, LegacyUnit,
-    MapValue, ValueKind,
-};
 use crate::lang::bindings::Binding;
 use crate::lang::facts::scope::{BindingKind, Resolution};
 use crate::lang::facts::{Analyzer, Class};
 use crate::lang::ir::{ArgKind, Kind, NodeId};
+use crate::migration_facts::{
+    ClientSite, Entry, FilesFunction, LegacyCount, LegacyFilesCall, LegacyImport, LegacyRequest, LegacyUnit,
+    MapValue, ValueKind,
+};
 
 /// The legacy package's module.
 pub(super) const LEGACY_MODULE: &str = "google.generativeai";
@@ -90,9 +90,9 @@ impl LegacyPackage for PythonLegacy {
     fn model_text(&self, a: &Analyzer<'_>, written: &str, node: NodeId, scope: usize) -> ModelText {
         let string = matches!(a.kind(node), Kind::Str(_) | Kind::Template(_));
         match a.classify(node, scope, 0) {
-            Class::Str(id) => crate::api::legacy_model_text(Some(&id), written, string),
+            Class::Str(id) => crate::migration_facts::legacy_model_text(Some(&id), written, string),
             _ if string => Err("the model is a string interlint cannot read".into()),
-            _ => crate::api::legacy_model_text(None, written, false),
+            _ => crate::migration_facts::legacy_model_text(None, written, false),
         }
     }
 
