@@ -15,6 +15,9 @@ pub enum Place {
     /// A config object whose entries are placed one by one (`thinking_config`).
     Nested,
     Thinking,
+    /// A setting of each content of the input whose kind takes it (`media_resolution` →
+    /// each image's and video's `resolution`).
+    Content,
     None,
 }
 
@@ -107,6 +110,9 @@ pub struct RequestFields {
 pub struct ContentKind {
     pub mime_types: Vec<String>,
     pub extensions: Vec<String>,
+    /// The settings a content of this kind has of its own (`resolution`).
+    #[serde(default)]
+    pub takes: Vec<String>,
 }
 
 /// The built-in table's contents (they are not configurable): the kind of a mime type.
@@ -115,6 +121,13 @@ pub fn content_kind_of_mime(mime: &str) -> Option<&'static str> {
         .iter()
         .find(|(_, kind)| kind.mime_types.iter().any(|m| m == mime))
         .map(|(name, _)| name.as_str())
+}
+
+/// Whether a content of `kind` (`image`) has the setting `setting` (`resolution`) of its own.
+pub fn content_kind_takes(kind: &str, setting: &str) -> bool {
+    builtin_contents()
+        .get(kind)
+        .is_some_and(|k| k.takes.iter().any(|s| s == setting))
 }
 
 /// The kind of a file by its path's extension (lower case, without the dot).

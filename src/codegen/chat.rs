@@ -110,6 +110,7 @@ fn chat_edits_in(
         None => ConfigArguments {
             arguments: Vec::new(),
             removals: Vec::new(),
+            content: Vec::new(),
         },
     };
     if unit.turns.is_empty() {
@@ -141,7 +142,7 @@ fn chat_edits_in(
             return Err(format!("{at}: {why}"));
         }
         let message = message(call, dialect).map_err(|why| format!("{at}: {why}"))?;
-        let input = match input_value(message, text, dialect) {
+        let input = match input_value(message, text, dialect, &config.content) {
             Ok(Some(converted)) => {
                 edits.extend(import_edits(&converted, doc, turn.call.start)?);
                 converted

@@ -176,7 +176,7 @@ pub fn rewrite_unit(found: &Found, dialect: Dialect, settings: &Tables) -> Resul
             .is_some_and(|id| settings.is_newest_generation(id));
         let placed = place_entries(&request.config, newest, text, settings, dialect)?;
         let written = text.get(request.contents.range.clone()).unwrap_or_default();
-        let converted = input_value(&request.contents, text, dialect)?;
+        let converted = input_value(&request.contents, text, dialect, &placed.content)?;
         let contents = converted.as_deref().unwrap_or(written);
         let mut arguments = vec![
             dialect.argument("model", &request.model),

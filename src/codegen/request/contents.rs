@@ -17,8 +17,13 @@ use crate::request_fields::snake_case;
 /// list of strings. `None` when the value is kept as written (a string, a name); `Err` when a
 /// list holds something interlint cannot tell is text (an image, a file, a typed part), which
 /// must become a content of its own kind by hand.
-pub(crate) fn input_value(value: &Value, text: &str, dialect: Dialect) -> Result<Option<String>, String> {
-    input_value_inlining(value, text, dialect, &mut Vec::new())
+pub(crate) fn input_value(
+    value: &Value,
+    text: &str,
+    dialect: Dialect,
+    settings: ContentSettings<'_>,
+) -> Result<Option<String>, String> {
+    input_value_inlining(value, text, dialect, settings, &mut Vec::new())
 }
 
 /// [`input_value`], where a name bound for this use alone may have its binding rewritten, with
@@ -26,10 +31,44 @@ pub(crate) fn input_value(value: &Value, text: &str, dialect: Dialect) -> Result
 /// (`image = types.Part.from_uri(...)`) has the content written in its place and its binding
 /// statement removed; contents bound to the name (`contents = [prompt, image]`) are written
 /// as interactions contents where they are bound.
+///
+/// Each image or video content written carries the request's content `settings` (its
+/// `resolution`); contents kept as written, which may hold media that would not carry them, are
+/// then not kept: why not, unless they are a string.
 pub(crate) fn input_value_inlining(
     value: &Value,
     text: &str,
     dialect: Dialect,
+    settings: ContentSettings<'_>,
+    rewrites: &mut Vec<Edit>,
+) -> Result<Option<String>, String> {
+    let before = rewrites.len();
+    let converted = convert(value, text, dialect, settings, rewrites)?;
+    let string = match &value.kind {
+        ValueKind::Str(_) => true,
+        ValueKind::Name(name) => matches!(name.value.as_ref().map(|v| &v.kind), Some(ValueKind::Str(_))),
+        _ => false,
+    };
+    if let Some((name, _)) = settings.first()
+        && converted.is_none()
+        && rewrites.len() == before
+        && !string
+    {
+        return Err(format!(
+            "the contents `{}` are not written in the request, and each of their media contents would need the \
+             config's `{name}`",
+            crate::diagnostic::one_line(text.get(value.range.clone()).unwrap_or_default())
+        ));
+    }
+    Ok(converted)
+}
+
+/// [`input_value_inlining`]'s conversion, without the check that the settings reach every media.
+fn convert(
+    value: &Value,
+    text: &str,
+    dialect: Dialect,
+    settings: ContentSettings<'_>,
     rewrites: &mut Vec<Edit>,
 ) -> Result<Option<String>, String> {
     let raw = text.get(value.range.clone()).unwrap_or_default();
@@ -53,12 +92,14 @@ pub(crate) fn input_value_inlining(
                     let written = text.get(part.range.clone()).unwrap_or_default();
                     let content = match part.as_map().and_then(|m| single_text_part(m, text)) {
                         Some(inner) => text_content(&inner, dialect),
-                        None => map_part_content(part, text, dialect).ok_or_else(|| {
-                            format!(
-                                "the turn's part `{}` has no interactions content interlint writes",
-                                crate::diagnostic::one_line(written)
-                            )
-                        })?,
+                        None => map_part_content(part, text, dialect)
+                            .ok_or_else(|| {
+                                format!(
+                                    "the turn's part `{}` has no interactions content interlint writes",
+                                    crate::diagnostic::one_line(written)
+                                )
+                            })?
+                            .write(settings, dialect)?,
                     };
                     contents.push(content);
                 }
@@ -99,7 +140,9 @@ pub(crate) fn input_value_inlining(
                     (true, _) => contents.push(text_content(written, dialect)),
                     (false, Some(inner)) => contents.push(text_content(&inner, dialect)),
                     // A typed part naming a file by its URI and a literal mime type.
-                    _ if let Some(content) = part_content(written, dialect) => contents.push(content),
+                    _ if let Some(content) = part_content(written, dialect) => {
+                        contents.push(content.write(settings, dialect)?)
+                    }
                     // A name bound to such a part for this use alone.
                     _ if let ValueKind::Name(name) = &item.kind
                         && name.single_use
@@ -107,7 +150,7 @@ pub(crate) fn input_value_inlining(
                         && let Some(bound) = name.value.as_ref().and_then(|v| text.get(v.range.clone()))
                         && let Some(content) = part_content(bound, dialect) =>
                     {
-                        contents.push(content);
+                        contents.push(content.write(settings, dialect)?);
                         rewrites.push(Edit::replace(statement_removal(text, statement.clone()), ""));
                     }
                     _ if let ValueKind::Name(name) = &item.kind
@@ -119,14 +162,19 @@ pub(crate) fn input_value_inlining(
                              be written as an interactions content ({})",
                             name.name,
                             crate::diagnostic::one_line(
-                                part_content(bound, dialect).unwrap_or_default().as_str()
+                                part_content(bound, dialect)
+                                    .and_then(|c| c.write(settings, dialect).ok())
+                                    .unwrap_or_default()
+                                    .as_str()
                             )
                         ));
                     }
-                    _ if let Some(content) = map_part_content(item, text, dialect) => contents.push(content),
+                    _ if let Some(content) = map_part_content(item, text, dialect) => {
+                        contents.push(content.write(settings, dialect)?)
+                    }
                     // A file uploaded in the same scope, of a kind its path tells.
                     _ if let Some(content) = uploaded_content(item, written, text, dialect) => {
-                        contents.push(content)
+                        contents.push(content.write(settings, dialect)?)
                     }
                     _ if item.as_map().is_some_and(is_turn) => {
                         return Err(format!(
@@ -184,7 +232,7 @@ pub(crate) fn input_value_inlining(
         // A list other code adds to: what its binding holds may block first (a conversation).
         ValueKind::Name(name) if name.grown => {
             if let Some(bound) = &name.value
-                && let Err(why) = input_value_inlining(bound, text, dialect, &mut Vec::new())
+                && let Err(why) = convert(bound, text, dialect, settings, &mut Vec::new())
             {
                 return Err(format!(
                     "`{}` is bound to contents it cannot pass on: {why}",
@@ -204,7 +252,7 @@ pub(crate) fn input_value_inlining(
                 },
             ) => {
                 let mut within = Vec::new();
-                match input_value_inlining(bound, text, dialect, &mut within) {
+                match convert(bound, text, dialect, settings, &mut within) {
                     Err(why) => Err(format!(
                         "`{}` is bound to contents it cannot pass on: {why}",
                         name.name
@@ -378,7 +426,7 @@ fn turn_role(map: &MapValue) -> Option<&str> {
 
 /// A typed part of the current client written as the interactions content of its kind: a file
 /// by URI, bytes, or a text (`types.Part.from_text(text=t)`).
-fn part_content(written: &str, dialect: Dialect) -> Option<String> {
+fn part_content(written: &str, dialect: Dialect) -> Option<Content> {
     static FROM_TEXT: std::sync::LazyLock<Option<regex::Regex>> = std::sync::LazyLock::new(|| {
         regex::Regex::new(
             r#"^(?:[A-Za-z_][\w.]*\.)?Part\.from_text\(\s*(?:text\s*=\s*)?(?P<text>[A-Za-z_][\w.]*|"[^"\\\n]*"|'[^'\\\n]*')\s*,?\s*\)$"#,
@@ -392,7 +440,11 @@ fn part_content(written: &str, dialect: Dialect) -> Option<String> {
         return None;
     }
     let caps = FROM_TEXT.as_ref()?.captures(written.trim())?;
-    Some(text_content(caps.name("text")?.as_str(), dialect))
+    Some(Content::new(
+        "text",
+        vec![("text".to_string(), caps.name("text")?.as_str().to_string())],
+        dialect,
+    ))
 }
 
 /// A text content of the interactions input.
@@ -403,10 +455,47 @@ fn text_content(value: &str, dialect: Dialect) -> String {
     ])
 }
 
+/// The settings of a request that each content of the input of a kind that takes them carries,
+/// as written (`("resolution", "\"high\"")`, from the config's `media_resolution`).
+pub(crate) type ContentSettings<'s> = &'s [(String, String)];
+
+/// An interactions content of the input, before it is written: its kind (`image`) and its
+/// entries, `type` first.
+struct Content {
+    kind: &'static str,
+    entries: Vec<(String, String)>,
+}
+
+impl Content {
+    fn new(kind: &'static str, entries: Vec<(String, String)>, dialect: Dialect) -> Self {
+        let mut all = vec![("type".to_string(), dialect.string(kind))];
+        all.extend(entries);
+        Content { kind, entries: all }
+    }
+
+    /// The content written, with the request's `settings` its kind takes (the `[contents]`
+    /// table's `takes`); `Err` when a content other than a text does not take one of them (a
+    /// document's resolution), which the request would no longer apply to it.
+    fn write(mut self, settings: ContentSettings<'_>, dialect: Dialect) -> Result<String, String> {
+        for (name, value) in settings {
+            if crate::request_fields::content_kind_takes(self.kind, name) {
+                self.entries.push((name.clone(), value.clone()));
+            } else if self.kind != "text" {
+                return Err(format!(
+                    "the contents hold a `{}` content, which takes no `{name}` (the config sets one for every \
+                     media input)",
+                    self.kind
+                ));
+            }
+        }
+        Ok(dialect.map(&self.entries))
+    }
+}
+
 /// `types.Part.from_uri(file_uri=U, mime_type="image/png")` (or `Part(file_data=FileData(...))`)
 /// as the interactions content of its kind: `{"type": "image", "uri": U, "mime_type": ...}`; the
 /// kind comes from the literal mime type.
-fn uri_content(written: &str, dialect: Dialect) -> Option<String> {
+fn uri_content(written: &str, dialect: Dialect) -> Option<Content> {
     static FROM_URI: std::sync::LazyLock<Option<regex::Regex>> = std::sync::LazyLock::new(|| {
         regex::Regex::new(
             r#"^(?:[A-Za-z_][\w.]*\.)?Part(?:\.from_uri\(|\(\s*file_data\s*=\s*(?:[A-Za-z_][\w.]*\.)?FileData\()\s*file_uri\s*=\s*(?P<uri>(?:[^,()]|\([^()]*\))+?)\s*,\s*mime_type\s*=\s*(?P<mime>"[^"]*"|'[^']*')\s*,?\s*\)\s*,?\s*\)?$"#,
@@ -423,17 +512,20 @@ fn uri_content(written: &str, dialect: Dialect) -> Option<String> {
     }
     let mime_written = caps.name("mime")?.as_str();
     let kind = mime_kind(mime_written.trim_matches(['"', '\'']))?;
-    Some(dialect.map(&[
-        ("type".to_string(), dialect.string(kind)),
-        ("uri".to_string(), caps.name("uri")?.as_str().to_string()),
-        ("mime_type".to_string(), mime_written.to_string()),
-    ]))
+    Some(Content::new(
+        kind,
+        vec![
+            ("uri".to_string(), caps.name("uri")?.as_str().to_string()),
+            ("mime_type".to_string(), mime_written.to_string()),
+        ],
+        dialect,
+    ))
 }
 
 /// `types.Part.from_bytes(data=B, mime_type="image/png")` as the interactions content of its
 /// kind, which holds its data as base64 text: `{"type": "image", "data":
 /// base64.b64encode(B).decode(), "mime_type": "image/png"}` (the rewrite imports `base64`).
-fn bytes_content(written: &str, dialect: Dialect) -> Option<String> {
+fn bytes_content(written: &str, dialect: Dialect) -> Option<Content> {
     static FROM_BYTES: std::sync::LazyLock<Option<regex::Regex>> = std::sync::LazyLock::new(|| {
         regex::Regex::new(
             r#"^(?:[A-Za-z_][\w.]*\.)?Part\.from_bytes\(\s*data\s*=\s*(?P<data>[A-Za-z_][\w.]*)\s*,\s*mime_type\s*=\s*(?P<mime>"[^"]*"|'[^']*')\s*,?\s*\)$"#,
@@ -446,14 +538,17 @@ fn bytes_content(written: &str, dialect: Dialect) -> Option<String> {
     let caps = FROM_BYTES.as_ref()?.captures(written.trim())?;
     let mime_written = caps.name("mime")?.as_str();
     let kind = mime_kind(mime_written.trim_matches(['"', '\'']))?;
-    Some(dialect.map(&[
-        ("type".to_string(), dialect.string(kind)),
-        (
-            "data".to_string(),
-            format!("base64.b64encode({}).decode()", caps.name("data")?.as_str()),
-        ),
-        ("mime_type".to_string(), mime_written.to_string()),
-    ]))
+    Some(Content::new(
+        kind,
+        vec![
+            (
+                "data".to_string(),
+                format!("base64.b64encode({}).decode()", caps.name("data")?.as_str()),
+            ),
+            ("mime_type".to_string(), mime_written.to_string()),
+        ],
+        dialect,
+    ))
 }
 
 /// A part written as a plain object naming a file (`{"file_data": {"file_uri": U, "mime_type":
@@ -461,7 +556,7 @@ fn bytes_content(written: &str, dialect: Dialect) -> Option<String> {
 /// base64 data (`{ inlineData: { data, mimeType } }`, whose `data` is a base64 string in both
 /// packages), with a literal mime type: the interactions content of its kind. Python's
 /// `inline_data` holds bytes, which the interactions content does not take: not converted.
-fn map_part_content(item: &Value, text: &str, dialect: Dialect) -> Option<String> {
+fn map_part_content(item: &Value, text: &str, dialect: Dialect) -> Option<Content> {
     let map = item.as_map().filter(|m| m.complete)?;
     let [entry] = map.entries.as_slice() else {
         return None;
@@ -489,21 +584,24 @@ fn map_part_content(item: &Value, text: &str, dialect: Dialect) -> Option<String
     let kind = mime_kind(mime_text)?;
     // `{ fileUri }` shorthand names a variable: its name is the value.
     let value_text = text.get(value.value.range.clone())?;
-    Some(dialect.map(&[
-        ("type".to_string(), dialect.string(kind)),
-        (target.to_string(), value_text.to_string()),
-        (
-            "mime_type".to_string(),
-            text.get(mime.value.range.clone())?.to_string(),
-        ),
-    ]))
+    Some(Content::new(
+        kind,
+        vec![
+            (target.to_string(), value_text.to_string()),
+            (
+                "mime_type".to_string(),
+                text.get(mime.value.range.clone())?.to_string(),
+            ),
+        ],
+        dialect,
+    ))
 }
 
 /// A name bound in the same scope to an upload whose path's extension tells the kind
 /// (`myfile = client.files.upload(file="report.pdf")`, the legacy `genai.upload_file(...)`, the
 /// JavaScript `ai.files.upload({ file: "a.png" })`): the content naming the uploaded file,
 /// `{"type": "document", "uri": myfile.uri, "mime_type": myfile.mime_type}`.
-fn uploaded_content(item: &Value, written: &str, text: &str, dialect: Dialect) -> Option<String> {
+fn uploaded_content(item: &Value, written: &str, text: &str, dialect: Dialect) -> Option<Content> {
     static PATH: std::sync::LazyLock<Option<regex::Regex>> =
         std::sync::LazyLock::new(|| regex::Regex::new(r#"["'`][^"'`]*\.([A-Za-z0-9]+)["'`]"#).ok());
     let ValueKind::Name(name) = &item.kind else {
@@ -524,18 +622,21 @@ fn uploaded_content(item: &Value, written: &str, text: &str, dialect: Dialect) -
     };
     let kind = crate::request_fields::content_kind_of_extension(extension)?;
     let member = |m: &str| format!("{written}.{}", m);
-    Some(dialect.map(&[
-        ("type".to_string(), dialect.string(kind)),
-        ("uri".to_string(), member("uri")),
-        (
-            "mime_type".to_string(),
-            member(if dialect == Dialect::JavaScript {
-                "mimeType"
-            } else {
-                "mime_type"
-            }),
-        ),
-    ]))
+    Some(Content::new(
+        kind,
+        vec![
+            ("uri".to_string(), member("uri")),
+            (
+                "mime_type".to_string(),
+                member(if dialect == Dialect::JavaScript {
+                    "mimeType"
+                } else {
+                    "mime_type"
+                }),
+            ),
+        ],
+        dialect,
+    ))
 }
 
 /// Whether `written` is nothing but string literals joined by `+` (and, in Python, by being

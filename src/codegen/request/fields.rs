@@ -1,9 +1,10 @@
 //! The config's fields in an interactions request, driven by the request-field table
 //! (`rules/request_fields.toml`, read by [`crate::request_fields`]): each entry of a config is
 //! placed by its field's [`Place`], one function per place ([`Fields::no_place`],
-//! [`Fields::direct`], [`Fields::nested`], [`Fields::thinking`]), its value written in the
-//! field's interactions shape by [`field_value`] (mapped, a plain string, keys in snake_case, a
-//! list of settings). Structured output and tools are placed whole, as their modules write them.
+//! [`Fields::direct`], [`Fields::nested`], [`Fields::thinking`], [`Fields::content`]), its value
+//! written in the field's interactions shape by [`field_value`] (mapped, a plain string, keys in
+//! snake_case, a list of settings). Structured output and tools are placed whole, as their
+//! modules write them.
 //!
 //! It imports the writer kit, structured output, the contents (a content written where a
 //! string is taken) and the tools.
@@ -110,6 +111,7 @@ impl<'a> Fields<'a> {
             Place::GenerationConfig | Place::TopLevel => self.direct(field, entry, &shown),
             Place::Nested => self.nested(entry, &key, &shown)?,
             Place::Thinking => self.thinking(entry, &shown),
+            Place::Content => self.content(field, entry, shown),
         }
         Ok(())
     }
@@ -177,6 +179,20 @@ impl<'a> Fields<'a> {
             )),
         }
         Ok(())
+    }
+
+    /// [`Place::Content`]: a setting each content of the input of a kind that takes it carries
+    /// (`media_resolution` → `resolution`), its value mapped by the table; a request to a model
+    /// of another generation than the newest keeps the field, with the table's note.
+    fn content(&mut self, field: &RequestField, entry: &Entry, shown: String) {
+        if !self.newest {
+            self.placer.unplaced(shown, field.note.as_ref());
+            return;
+        }
+        match field_value(field, &entry.value, &shown, self.text, self.dialect) {
+            Ok(value) => self.placer.put(Place::Content, field.target(), value, &shown),
+            Err(problem) => self.placer.problem(problem),
+        }
     }
 
     /// [`Place::Thinking`]: a thinking budget, a number, as the thinking level the table gives

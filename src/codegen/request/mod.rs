@@ -199,10 +199,20 @@ fn rewrite_one(
         });
     }
     let mut edits = vec![Edit::replace(method, "interactions.create")];
+    // The config is placed first, for the settings its contents carry (`resolution`); why it
+    // cannot be placed is told after the contents'.
+    let config = call
+        .arg("config")
+        .map(|config| (config, config_arguments(call, config, doc, settings, shared)));
+    let content_settings = match &config {
+        Some((_, Ok(placed))) => placed.content.as_slice(),
+        _ => &[],
+    };
     if let Some(contents) = call.arg("contents") {
         // `{ contents }` names a variable too: keep it as the value.
         let mut rewrites = Vec::new();
-        let converted = input_value_inlining(&contents.value, text, dialect, &mut rewrites)?;
+        let converted =
+            input_value_inlining(&contents.value, text, dialect, content_settings, &mut rewrites)?;
         // The bindings written anew (contents bound to a name) or removed (parts written into
         // the input).
         // Their code and the input's need their imports once, before the first of them.
@@ -229,8 +239,8 @@ fn rewrite_one(
         };
         edits.push(edit);
     }
-    if let Some(config) = call.arg("config") {
-        let placed = config_arguments(call, config, doc, settings, shared)?;
+    if let Some((config, placed)) = config {
+        let placed = placed?;
         // The config's text is replaced: a comment in it would go.
         let replaced = if placed.arguments.is_empty() {
             config.removal.clone()
@@ -267,6 +277,8 @@ pub(crate) struct ConfigArguments {
     pub(crate) arguments: Vec<String>,
     /// The lines of the bindings whose values were written into the arguments (to remove).
     pub(crate) removals: Vec<std::ops::Range<usize>>,
+    /// The settings each content of the input of a kind that takes them carries (`resolution`).
+    pub(crate) content: Vec<(String, String)>,
 }
 
 /// The config `config` of `call` placed as interactions arguments by the request-field table:
@@ -310,6 +322,7 @@ pub(crate) fn config_arguments(
     Ok(ConfigArguments {
         arguments: placed.arguments,
         removals,
+        content: placed.content,
     })
 }
 
@@ -332,6 +345,15 @@ pub(crate) fn rewrite_rest_body(
     let separator = call.argument_separator();
     let mut edits = Vec::new();
     let mut unplaced = Vec::new();
+    // The settings the contents carry (`resolution`), from the generation config placed below.
+    let content_settings = call
+        .args
+        .iter()
+        .find(|e| snake_case(&e.key) == "generation_config")
+        .and_then(|e| e.value.as_map().filter(|m| m.complete))
+        .and_then(|map| place_entries(map, is_newest(call, settings), text, settings, dialect).ok())
+        .map(|placed| placed.content)
+        .unwrap_or_default();
     for entry in &call.args {
         match snake_case(&entry.key).as_str() {
             // One user turn of one text: the text alone, its wrapping deleted around it (the
@@ -342,7 +364,7 @@ pub(crate) fn rewrite_rest_body(
                 edits.push(Edit::replace(inner.range.end..entry.value.range.end, ""));
             }
             // The contents in the interactions shape, or the body stays.
-            "contents" => match input_value(&entry.value, text, dialect)? {
+            "contents" => match input_value(&entry.value, text, dialect, &content_settings)? {
                 Some(converted) => {
                     if doc.facts().has_comment_in(&entry.range) {
                         return Err("a comment in `contents` would be lost".into());

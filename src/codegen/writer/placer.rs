@@ -14,6 +14,9 @@ pub(crate) struct Placed {
     pub(crate) arguments: Vec<String>,
     /// Statements binding names whose values were written into the arguments.
     pub(crate) inlined: Vec<Range<usize>>,
+    /// The settings each content of the input of a kind that takes them carries (`resolution`,
+    /// written), for the caller that writes the input.
+    pub(crate) content: Vec<(String, String)>,
 }
 
 /// The fields of an interactions request as they are placed, and what could not be.
@@ -23,6 +26,8 @@ pub(crate) struct Placer {
     arguments: Vec<(String, String)>,
     /// Where `generation_config` goes among the arguments: where its first entry was.
     generation_at: Option<usize>,
+    /// Settings of the input's contents ([`Place::Content`]).
+    content: Vec<(String, String)>,
     unplaced: Vec<String>,
     notes: Vec<String>,
     /// Entries that have a place but a value that cannot be carried there.
@@ -38,6 +43,7 @@ impl Placer {
             generation: Vec::new(),
             arguments: Vec::new(),
             generation_at: None,
+            content: Vec::new(),
             unplaced: Vec::new(),
             notes: Vec::new(),
             problems: Vec::new(),
@@ -50,6 +56,7 @@ impl Placer {
     pub(crate) fn put(&mut self, place: Place, name: &str, value: String, shown: &str) {
         let taken = match place {
             Place::GenerationConfig => &self.generation,
+            Place::Content => &self.content,
             _ => &self.arguments,
         };
         if taken.iter().any(|(n, _)| n == name) {
@@ -62,6 +69,7 @@ impl Placer {
                 self.generation_at.get_or_insert(self.arguments.len());
                 self.generation.push((name.to_string(), value));
             }
+            Place::Content => self.content.push((name.to_string(), value)),
             _ => self.arguments.push((name.to_string(), value)),
         }
     }
@@ -118,6 +126,7 @@ impl Placer {
         Ok(Placed {
             arguments,
             inlined: self.inlined,
+            content: self.content,
         })
     }
 }
