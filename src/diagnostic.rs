@@ -155,7 +155,54 @@ pub struct Diagnostic {
     /// Why a finding that has a rewrite in general has none here (what blocks its migration
     /// unit): part of the suggestion, and what `--statistics` tallies.
     pub reason: Option<String>,
+    /// What kind of decision the reason asks of the team ([`ReasonClass`]).
+    pub reason_class: Option<ReasonClass>,
     pub cell: Option<CellLocation>,
+}
+
+/// What a reason a unit was left alone asks of the team.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum ReasonClass {
+    /// The application reads or sets something the interactions API lacks (a finish reason,
+    /// safety ratings, custom safety settings, several candidates): a decision.
+    NoCounterpart,
+    /// Another SDK or API, or the client library's own code: not this migration.
+    OutOfScope,
+    /// A limit of the analysis (a value not followed to where it is built): work to do by hand.
+    NotFollowed,
+}
+
+impl ReasonClass {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ReasonClass::NoCounterpart => "no-counterpart",
+            ReasonClass::OutOfScope => "out-of-scope",
+            ReasonClass::NotFollowed => "not-followed",
+        }
+    }
+
+    /// The class of a reason the code generator gave: the words its no-counterpart reasons
+    /// (the request-field table's notes for fields with no place, the chat's and tools' fields
+    /// with none) and its out-of-scope ones are written with; any other reason is a limit of
+    /// the analysis.
+    pub fn of_generated(reason: &str) -> ReasonClass {
+        const NO_COUNTERPART: [&str; 6] = [
+            "no place in an interactions",
+            "no counterpart",
+            "does not support",
+            "returns no",
+            "has one answer",
+            "automatic function calling",
+        ];
+        const OUT_OF_SCOPE: [&str; 1] = ["an SDK interlint does not migrate"];
+        if OUT_OF_SCOPE.iter().any(|w| reason.contains(w)) {
+            ReasonClass::OutOfScope
+        } else if NO_COUNTERPART.iter().any(|w| reason.contains(w)) {
+            ReasonClass::NoCounterpart
+        } else {
+            ReasonClass::NotFollowed
+        }
+    }
 }
 
 impl Diagnostic {
@@ -173,6 +220,7 @@ impl Diagnostic {
             fix: None,
             suggestion: None,
             reason: None,
+            reason_class: None,
             cell: None,
         }
     }
@@ -189,10 +237,18 @@ impl Diagnostic {
 
     /// The advice when the rewrite is blocked, with why: `{advice}; not rewritten automatically:
     /// {reason}`.
-    pub fn with_blocked(mut self, advice: &str, reason: impl Into<String>) -> Self {
+    pub fn with_blocked(self, advice: &str, reason: impl Into<String>) -> Self {
+        let reason = reason.into();
+        let class = ReasonClass::of_generated(&reason);
+        self.with_blocked_as(advice, reason, class)
+    }
+
+    /// [`Diagnostic::with_blocked`] with the reason's class given.
+    pub fn with_blocked_as(mut self, advice: &str, reason: impl Into<String>, class: ReasonClass) -> Self {
         let reason = one_line(&reason.into());
         self.suggestion = Some(format!("{advice}; not rewritten automatically: {reason}"));
         self.reason = Some(reason);
+        self.reason_class = Some(class);
         self
     }
 

@@ -69,6 +69,8 @@ pub struct PredecessorUrl {
     pub platform: bool,
     /// A query parameter asking for server-sent events, with one `&` or the `?`: the bytes to delete.
     pub stream_query: Option<Range<usize>>,
+    /// Assembled from parts ([`Matcher::assembled_urls`]): reported, never rewritten.
+    pub assembled: bool,
 }
 
 /// The built-in endpoint facts with the patterns built from them.
@@ -76,7 +78,13 @@ pub struct Matcher {
     pub endpoint: Endpoint,
     predecessor: Regex,
     interactions: Regex,
+    /// `models/{m}:generateContent` without the version (a base URL holds it), or with the
+    /// method a placeholder (`models/${model}:${method}`).
+    assembled: Regex,
 }
+
+/// A method in a URL template, chosen elsewhere: `${method}`, `{method}`, `{}`, `%s`.
+const METHOD_PLACEHOLDER: &str = r"\$\{[^}\s]*\}|\{[^}\s]*\}|%s";
 
 /// A model in a URL: an id, or a placeholder of a language or template (`${MODEL:-id}`,
 /// `{{model}}`, `{model}`, `{}`, `<MODEL>`, `%s`, `$MODEL`).
@@ -123,11 +131,90 @@ impl Matcher {
             regex::escape(&endpoint.interactions.path)
         ))
         .unwrap_or_else(|_| Regex::new("$^").expect("empty pattern"));
+        let assembled = Regex::new(&format!(
+            r#"(?:^|[/}}'"`(])(?P<path>models/(?P<model>{MODEL}):(?P<method>{methods}|{METHOD_PLACEHOLDER}))"#
+        ))
+        .unwrap_or_else(|_| Regex::new("$^").expect("empty pattern"));
         Matcher {
             endpoint,
             predecessor,
             interactions,
+            assembled,
         }
+    }
+
+    /// The predecessor URLs of `text[region]` that are assembled from parts, which
+    /// [`Matcher::predecessor_urls`] does not see: `models/{m}:method` after a base URL that holds
+    /// the version (`f"{self.base_url}/models/{m}:generateContent"`, `` `v1beta/models/${m}:...` ``
+    /// without its leading slash), or a URL template that leaves the method to a placeholder
+    /// (`models/${model}:${method}`; the strings that are a method alone are
+    /// [`Matcher::method_literal`]). Each has `assembled` set.
+    pub fn assembled_urls(&self, text: &str, region: Range<usize>) -> Vec<PredecessorUrl> {
+        let Some(slice) = text.get(region.clone()) else {
+            return Vec::new();
+        };
+        let base = region.start;
+        let whole: Vec<Range<usize>> = self.predecessor.find_iter(slice).map(|m| m.range()).collect();
+        let is_stream = |method: &str| {
+            self.endpoint
+                .predecessor
+                .stream_methods
+                .iter()
+                .any(|m| m == method)
+        };
+        let mut out = Vec::new();
+        for caps in self.assembled.captures_iter(slice) {
+            let (Some(path), Some(model), Some(method)) =
+                (caps.name("path"), caps.name("model"), caps.name("method"))
+            else {
+                continue;
+            };
+            if whole.iter().any(|w| w.start < path.end() && path.start() < w.end) {
+                continue;
+            }
+            out.push(PredecessorUrl {
+                path: base + path.start()..base + path.end(),
+                model: base + model.start()..base + model.end(),
+                method: base + method.start()..base + method.end(),
+                stream: is_stream(method.as_str()),
+                platform: false,
+                stream_query: None,
+                assembled: true,
+            });
+        }
+        out
+    }
+
+    /// A string literal at `text[region]` (its quotes included or not) that is a predecessor
+    /// method and nothing else (`'streamGenerateContent'`), as an assembled URL with no model.
+    pub fn method_literal(&self, text: &str, region: Range<usize>) -> Option<PredecessorUrl> {
+        let literal = text.get(region.clone())?;
+        let method = literal.trim_matches(|c| matches!(c, '"' | '\'' | '`'));
+        if !self.is_method(method) {
+            return None;
+        }
+        let start = region.start + literal.find(method)?;
+        let end = start + method.len();
+        Some(PredecessorUrl {
+            path: start..end,
+            model: start..start,
+            method: start..end,
+            stream: self
+                .endpoint
+                .predecessor
+                .stream_methods
+                .iter()
+                .any(|m| m == method),
+            platform: false,
+            stream_query: None,
+            assembled: true,
+        })
+    }
+
+    /// Whether `word` is a predecessor method (`generateContent`, `streamGenerateContent`).
+    pub fn is_method(&self, word: &str) -> bool {
+        let p = &self.endpoint.predecessor;
+        p.methods.iter().chain(&p.stream_methods).any(|m| m == word)
     }
 
     /// The predecessor URLs in `text[region]`.
@@ -160,6 +247,7 @@ impl Matcher {
                 stream,
                 platform,
                 stream_query,
+                assembled: false,
             });
         }
         out

@@ -18,6 +18,9 @@ pub enum Place {
     /// A setting of each content of the input whose kind takes it (`media_resolution` →
     /// each image's and video's `resolution`).
     Content,
+    /// No counterpart, and none needed: a setting of how the old endpoint sampled (`top_k`, the
+    /// penalties) that the unsafe rewrite drops, naming it and its value.
+    Drop,
     None,
 }
 
@@ -55,6 +58,11 @@ pub struct RequestField {
     pub safe: bool,
     #[serde(default)]
     pub note: Option<String>,
+    /// The value the service assumed when the field was absent (`candidate_count = 1`): an
+    /// entry holding it as a literal is dropped ([`Place::Drop`]); any other value keeps the
+    /// field's own place.
+    #[serde(default)]
+    pub default: Option<i64>,
 }
 
 impl RequestField {

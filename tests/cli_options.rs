@@ -48,7 +48,7 @@ fn statistics_tally_the_reasons_left() {
     let o = interlint(dir.path(), &["--statistics", "app.py"]);
     let out = stdout(&o);
     assert!(
-        out.contains("2\tMIG001\tcreate-content-call\n \t  2 × `…` has no counterpart on an interaction\n"),
+        out.contains("2\tMIG001\tcreate-content-call\n \t  2 × [no-counterpart] `…` has no counterpart on an interaction\n"),
         "{out}"
     );
     let o = interlint(dir.path(), &["--statistics", "--format", "json", "app.py"]);
@@ -59,11 +59,38 @@ fn statistics_tally_the_reasons_left() {
         .expect("a MIG001 row");
     assert_eq!(
         mig001["reasons"],
-        serde_json::json!([{"reason": "`…` has no counterpart on an interaction", "count": 2}])
+        serde_json::json!([{"reason": "`…` has no counterpart on an interaction", "class": "no-counterpart", "count": 2}])
+    );
+    // Each finding left unrewritten carries its reason and the reason's class in JSON.
+    let o = interlint(dir.path(), &["--format", "json", "app.py"]);
+    let findings: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("JSON");
+    let reasons: Vec<&serde_json::Value> = findings["findings"]
+        .as_array()
+        .map(|f| {
+            f.iter()
+                .filter(|f| f["code"] == "MIG001")
+                .map(|f| &f["reason"])
+                .collect()
+        })
+        .unwrap_or_default();
+    assert_eq!(reasons.len(), 2, "{findings}");
+    assert!(
+        reasons.iter().all(|r| r["class"] == "no-counterpart"),
+        "{findings}"
+    );
+    assert!(
+        reasons[0]["text"]
+            .as_str()
+            .is_some_and(|t| t.contains("finish_reason")),
+        "{findings}"
     );
     // With unsafe fixes shown as fixable, a fixable finding has no reason to tally.
     let o = interlint(dir.path(), &["--statistics", "--unsafe-fixes", "app.py"]);
-    assert!(stdout(&o).contains("× `…` has no counterpart"), "{}", stdout(&o));
+    assert!(
+        stdout(&o).contains("× [no-counterpart] `…` has no counterpart"),
+        "{}",
+        stdout(&o)
+    );
 }
 
 #[test]

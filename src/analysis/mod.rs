@@ -13,7 +13,8 @@
 //! imports, dependency files), [`recorded`] (URLs of recorded requests), [`compared`],
 //! [`knowledge`], [`elements`] and [`keys`] (what a document does with a model id: a test
 //! compares against it, an application knows it, a mapping has it as a key), and
-//! [`suppressions`] (the directives of a file's documents, for IL001).
+//! [`suppressions`] (the directives of a file's documents, for IL001), [`no_counterpart`] (what
+//! the module depends on that the interactions API lacks: the first reason a unit is left).
 //!
 //! Imports the surfaces, their facts and the tables; never a rule.
 
@@ -21,6 +22,7 @@ pub mod compared;
 pub mod elements;
 pub mod keys;
 pub mod knowledge;
+pub mod no_counterpart;
 pub mod packages;
 pub mod recorded;
 pub mod suppressions;
@@ -50,6 +52,8 @@ pub struct Analysis<'d> {
     predecessor_urls: OnceCell<Vec<TextUrl>>,
     model_ids: OnceCell<Vec<ModelMatch>>,
     compared_ids: OnceCell<ComparedIds>,
+    missing: OnceCell<Vec<no_counterpart::Missing>>,
+    assembled_urls: OnceCell<Vec<crate::endpoint::PredecessorUrl>>,
 }
 
 impl<'d> Analysis<'d> {
@@ -66,6 +70,8 @@ impl<'d> Analysis<'d> {
             predecessor_urls: OnceCell::new(),
             model_ids: OnceCell::new(),
             compared_ids: OnceCell::new(),
+            missing: OnceCell::new(),
+            assembled_urls: OnceCell::new(),
         }
     }
 
@@ -90,6 +96,23 @@ impl<'d> Analysis<'d> {
     pub fn predecessor_urls(&self) -> &[TextUrl] {
         self.predecessor_urls
             .get_or_init(|| recorded::predecessor_urls(self.doc))
+    }
+
+    /// The document analysed.
+    pub fn document(&self) -> &'d Document {
+        self.doc
+    }
+
+    /// What the document reads of a response or sets on a request that the interactions API
+    /// has no counterpart for ([`no_counterpart::missing`]).
+    pub fn missing(&self) -> &[no_counterpart::Missing] {
+        self.missing.get_or_init(|| no_counterpart::missing(self.doc))
+    }
+
+    /// The predecessor URLs of the document assembled from parts ([`recorded::assembled_urls`]).
+    pub fn assembled_urls(&self) -> &[crate::endpoint::PredecessorUrl] {
+        self.assembled_urls
+            .get_or_init(|| recorded::assembled_urls(self.doc))
     }
 
     /// The model ids of the table in `rules/models.toml` found in the document's scan regions.

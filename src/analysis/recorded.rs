@@ -53,6 +53,39 @@ impl Record {
     }
 }
 
+/// The predecessor URLs of the document's scan regions that are assembled from parts
+/// ([`crate::endpoint::Matcher::assembled_urls`]), outside comments: in prose or a comment a
+/// method name is a word; a string that is a method name alone, only in a document whose URL
+/// template leaves the method to a placeholder.
+pub fn assembled_urls(doc: &Document) -> Vec<PredecessorUrl> {
+    let comments = &doc.facts().comments;
+    let outside = |u: &PredecessorUrl| {
+        !comments
+            .iter()
+            .any(|c| c.start <= u.path.start && u.path.start < c.end)
+    };
+    let mut urls: Vec<PredecessorUrl> = doc
+        .scan_regions
+        .iter()
+        .flat_map(|region| MATCHER.assembled_urls(&doc.text, region.clone()))
+        .filter(outside)
+        .collect();
+    // A template that leaves the method to a placeholder: the strings that are a method alone
+    // are where it is chosen (`stream ? 'streamGenerateContent' : 'generateContent'`).
+    let chosen_elsewhere = urls
+        .iter()
+        .any(|u| !MATCHER.is_method(doc.text.get(u.method.clone()).unwrap_or_default()));
+    if chosen_elsewhere {
+        urls.extend(
+            doc.scan_regions
+                .iter()
+                .filter_map(|region| MATCHER.method_literal(&doc.text, region.clone()))
+                .filter(outside),
+        );
+    }
+    urls
+}
+
 /// Every predecessor URL of the document's scan regions, the copies of a recorded request's
 /// URL left out.
 pub fn predecessor_urls(doc: &Document) -> Vec<TextUrl> {

@@ -35,7 +35,7 @@ pub fn finding(l: &Located) -> Value {
             "edits": edits,
         })
     });
-    json!({
+    let mut finding = json!({
         "code": d.rule.code,
         "name": d.rule.name,
         "severity": d.severity.as_str(),
@@ -45,5 +45,11 @@ pub fn finding(l: &Located) -> Value {
         "end": l.end,
         "fix": fix,
         "suggestion": d.suggestion,
-    })
+    });
+    // A finding left without a rewrite says why, and what kind of decision that asks of the
+    // team: `no-counterpart`, `out-of-scope` or `not-followed`.
+    if let (Some(reason), Some(class), Some(object)) = (&d.reason, d.reason_class, finding.as_object_mut()) {
+        object.insert("reason".into(), json!({"class": class.as_str(), "text": reason}));
+    }
+    finding
 }

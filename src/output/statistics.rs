@@ -1,6 +1,7 @@
 //! `--statistics`: one line per rule with its number of findings (or a JSON array of the same
 //! rows, as ruff writes them), and under it the reasons its findings were left unrewritten, with
-//! how many each holds back: the size of the manual rest of a migration.
+//! how many each holds back and the class of each (`no-counterpart`: a decision for the team;
+//! `out-of-scope`; `not-followed`: work by hand): the size of the manual rest of a migration.
 
 use std::collections::BTreeMap;
 use std::io::{self, Write};
@@ -25,6 +26,8 @@ struct Row<'a> {
 #[derive(serde::Serialize)]
 struct Reason {
     reason: String,
+    /// `no-counterpart` (a decision), `out-of-scope` or `not-followed` (work by hand).
+    class: &'static str,
     count: usize,
 }
 
@@ -53,7 +56,7 @@ fn reason_key(reason: &str) -> String {
 
 fn rows<'a>(located: &[Located<'a>], style: Style) -> Vec<Row<'a>> {
     let mut rows: BTreeMap<&str, Row> = BTreeMap::new();
-    let mut reasons: BTreeMap<&str, BTreeMap<String, usize>> = BTreeMap::new();
+    let mut reasons: BTreeMap<&str, BTreeMap<(&'static str, String), usize>> = BTreeMap::new();
     for l in located {
         let rule = l.diagnostic.rule;
         let row = rows.entry(rule.code).or_insert(Row {
@@ -77,7 +80,13 @@ fn rows<'a>(located: &[Located<'a>], style: Style) -> Vec<Row<'a>> {
             *reasons
                 .entry(rule.code)
                 .or_default()
-                .entry(reason_key(reason))
+                .entry((
+                    l.diagnostic
+                        .reason_class
+                        .unwrap_or(crate::diagnostic::ReasonClass::NotFollowed)
+                        .as_str(),
+                    reason_key(reason),
+                ))
                 .or_default() += 1;
         }
     }
@@ -85,7 +94,7 @@ fn rows<'a>(located: &[Located<'a>], style: Style) -> Vec<Row<'a>> {
         if let Some(row) = rows.get_mut(code) {
             row.reasons = tally
                 .into_iter()
-                .map(|(reason, count)| Reason { reason, count })
+                .map(|((class, reason), count)| Reason { reason, class, count })
                 .collect();
             row.reasons
                 .sort_by(|a, b| b.count.cmp(&a.count).then_with(|| a.reason.cmp(&b.reason)));
@@ -117,8 +126,8 @@ pub fn write_statistics(out: &mut dyn Write, located: &[Located], style: Style) 
         for reason in &row.reasons {
             writeln!(
                 out,
-                "{:>width$}\t  {:>counts$} × {}",
-                "", reason.count, reason.reason
+                "{:>width$}\t  {:>counts$} × [{}] {}",
+                "", reason.count, reason.class, reason.reason
             )?;
         }
     }

@@ -14,8 +14,10 @@ pub fn with_unit_fix(
     call: &Call,
     doc: &Document,
     settings: &Tables,
+    analysis: &crate::analysis::Analysis,
     advice: &str,
 ) -> crate::diagnostic::Diagnostic {
+    let at = call.range.start;
     match unit_of(call, doc) {
         Some(found) => match rewrite_unit(&found, Dialect::of(doc), settings) {
             Ok((edits, in_file)) => {
@@ -23,17 +25,24 @@ pub fn with_unit_fix(
                 let mut fix = crate::diagnostic::Fix::new(
                     crate::diagnostic::Applicability::Unsafe,
                     format!(
-                        "Migrate the legacy client here: `{}`, and each request as `{client}.interactions.create(...)`",
-                        new_import(&found)
+                        "Migrate the legacy client here: `{}`, and each request as `{client}.interactions.create(...)`{}",
+                        new_import(&found),
+                        super::mig::dropping(call, &doc.text, settings)
                     ),
                     edits,
                 );
                 fix.in_file = in_file;
                 diagnostic.with_fix(fix)
             }
-            Err(reason) => diagnostic.with_blocked(advice, reason),
+            Err(reason) => super::mig::blocked(diagnostic, advice, reason, at, analysis),
         },
-        None => diagnostic.with_blocked(advice, no_unit_reason(call, doc, settings)),
+        None => super::mig::blocked(
+            diagnostic,
+            advice,
+            no_unit_reason(call, doc, settings),
+            at,
+            analysis,
+        ),
     }
 }
 

@@ -4,8 +4,9 @@
 
 use std::ops::Range;
 
+use crate::analysis::{Analysis, no_counterpart};
 use crate::codegen::request::{Rewritten, rewrite_to_interactions};
-use crate::diagnostic::Edit;
+use crate::diagnostic::{Diagnostic, Edit, ReasonClass};
 use crate::lang::Document;
 use crate::migration_facts::{Call, CallKind, Entry, Facts, MapValue, ModelRef, Value, ValueKind};
 use crate::request_fields::snake_case;
@@ -263,4 +264,65 @@ pub fn rewrite_found_call(
         return Err(OWN_CURRENT_CODE.to_string());
     }
     rewrite_to_interactions(call, doc, cx.settings, stream)
+}
+
+/// What a rewrite of `call` drops, for its fix's message: `, dropping `top_k=40` (no
+/// counterpart in an interactions request)`, or nothing.
+pub fn dropping(call: &Call, text: &str, settings: &Settings) -> String {
+    let dropped: Vec<String> = settings_maps(call)
+        .iter()
+        .flat_map(|map| crate::codegen::request::fields::dropped_settings(map.entries, text, settings))
+        .collect();
+    if dropped.is_empty() {
+        return String::new();
+    }
+    format!(
+        ", dropping {} (no counterpart in an interactions request)",
+        dropped.join(", ")
+    )
+}
+
+/// A finding whose migration unit (its call at `at`) is left alone, with the reason that really
+/// blocks it: what the module depends on that the interactions API lacks (read or set anywhere
+/// in it, nearest first, with their lines) comes before the code generator's `reason`, which is
+/// most often a limit of the analysis; a reason of the unit's own that is not such a limit
+/// (a read of its result with no counterpart, another SDK) is given as it is.
+pub fn blocked(
+    diagnostic: Diagnostic,
+    advice: &str,
+    reason: String,
+    at: usize,
+    analysis: &Analysis,
+) -> Diagnostic {
+    let generated = ReasonClass::of_generated(&reason);
+    // A setting written in another request of the module is that request's, not this unit's;
+    // a read may be of any result (results are passed around).
+    let calls = &analysis.document().facts().calls;
+    let theirs = |m: &no_counterpart::Missing| {
+        !m.read
+            && calls
+                .iter()
+                .any(|c| c.range.start != at && c.range.start <= m.at && m.at < c.range.end)
+    };
+    let own: Vec<no_counterpart::Missing> = analysis
+        .missing()
+        .iter()
+        .filter(|m| !theirs(m))
+        .cloned()
+        .collect();
+    let missing = no_counterpart::nearest(&own, at, 3);
+    // A reason of this unit's own that is not a limit of the analysis (a read of its result
+    // with no counterpart, another SDK) is the one to give.
+    if missing.is_empty() || generated != ReasonClass::NotFollowed {
+        return diagnostic.with_blocked_as(advice, reason, generated);
+    }
+    let listed: Vec<String> = missing.iter().map(|m| m.describe()).collect();
+    diagnostic.with_blocked_as(
+        advice,
+        format!(
+            "the interactions API has no counterpart for what this module depends on: {}; and {reason}",
+            listed.join("; ")
+        ),
+        ReasonClass::NoCounterpart,
+    )
 }

@@ -56,12 +56,19 @@ impl Rule for CreateContentCall {
                     );
                     let diagnostic = Diagnostic::new(&META, Severity::Error, message, call.callee.clone());
                     cx.report(match rewrite_found_call(call, doc, cx, false) {
-                        Ok(rewritten) => diagnostic.with_fix(
-                            rewritten.fix(Applicability::Unsafe, "Rewrite as `interactions.create(...)`"),
-                        ),
-                        Err(reason) => diagnostic.with_blocked(
+                        Ok(rewritten) => diagnostic.with_fix(rewritten.fix(
+                            Applicability::Unsafe,
+                            format!(
+                                "Rewrite as `interactions.create(...)`{}",
+                                super::mig::dropping(call, &doc.text, cx.settings)
+                            ),
+                        )),
+                        Err(reason) => super::mig::blocked(
+                            diagnostic,
                             &format!("Call `{create}` with the config's entries as plain values"),
                             reason,
+                            call.range.start,
+                            cx.analysis,
                         ),
                     });
                 }
@@ -86,6 +93,7 @@ impl Rule for CreateContentCall {
                         call,
                         doc,
                         cx.settings,
+                        cx.analysis,
                         &advice,
                     ));
                 }

@@ -71,11 +71,24 @@ impl Rule for ChatHistory {
                             Applicability::Unsafe,
                             "Send each turn with `interactions.create(...)`, naming the previous interaction",
                         )),
-                        Err(reason) => diagnostic.with_blocked(&suggestion, reason),
+                        Err(reason) => super::mig::blocked(
+                            diagnostic,
+                            &suggestion,
+                            reason,
+                            call.range.start,
+                            cx.analysis,
+                        ),
                     },
                     // A legacy chat is migrated with its legacy unit, when it is one's.
                     CallKind::StartChat if crate::codegen::legacy::unit_of(call, doc).is_some() => {
-                        super::legacy::with_unit_fix(diagnostic, call, doc, cx.settings, &suggestion)
+                        super::legacy::with_unit_fix(
+                            diagnostic,
+                            call,
+                            doc,
+                            cx.settings,
+                            cx.analysis,
+                            &suggestion,
+                        )
                     }
                     _ => diagnostic.with_suggestion(suggestion.clone()),
                 });

@@ -68,11 +68,18 @@ impl Rule for StreamingCall {
                         Ok(rewritten) => diagnostic.with_fix(rewritten.fix(
                             Applicability::Unsafe,
                             format!(
-                                "Rewrite as `interactions.create(...)` with `{}`",
-                                dialect.argument("stream", dialect.true_value())
+                                "Rewrite as `interactions.create(...)` with `{}`{}",
+                                dialect.argument("stream", dialect.true_value()),
+                                super::mig::dropping(call, &doc.text, cx.settings)
                             ),
                         )),
-                        Err(reason) => diagnostic.with_blocked(&format!("Call `{create}`"), reason),
+                        Err(reason) => super::mig::blocked(
+                            diagnostic,
+                            &format!("Call `{create}`"),
+                            reason,
+                            call.range.start,
+                            cx.analysis,
+                        ),
                     });
                 }
                 CallKind::LegacyCreate { stream: true } => {
@@ -91,6 +98,7 @@ impl Rule for StreamingCall {
                         call,
                         doc,
                         cx.settings,
+                        cx.analysis,
                         &advice,
                     ));
                 }

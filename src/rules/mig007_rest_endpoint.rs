@@ -86,8 +86,52 @@ impl Rule for RestEndpoint {
                     Some(note) => format!("{note}. {}", url_suggestion(url)),
                     None => url_suggestion(url),
                 };
-                cx.report(url_diagnostic(doc, url).with_suggestion(suggestion));
+                let diagnostic = url_diagnostic(doc, url);
+                // A URL that no followed request sends, in a module that depends on what the
+                // interactions API lacks: that dependency is named.
+                cx.report(
+                    if record.is_none() && !url.platform && !cx.analysis.missing().is_empty() {
+                        super::mig::blocked(
+                            diagnostic,
+                            &suggestion,
+                            "the request that sends it is not followed".to_string(),
+                            url.path.start,
+                            cx.analysis,
+                        )
+                    } else {
+                        diagnostic.with_suggestion(suggestion)
+                    },
+                );
             }
+        }
+        // URLs assembled from parts: reported with the reason they are not rewritten.
+        for url in cx.analysis.assembled_urls() {
+            if in_request(&url.path) {
+                continue;
+            }
+            let written = doc.text.get(url.path.clone()).unwrap_or_default();
+            let message = if url.model.is_empty() {
+                format!(
+                    "`{written}` is a method of the predecessor endpoint, in a URL assembled from parts; requests go \
+                     to `{}`",
+                    MATCHER.endpoint.interactions.path
+                )
+            } else {
+                format!(
+                    "`{written}` is the predecessor endpoint, in a URL assembled from parts; requests go to `{}`",
+                    MATCHER.endpoint.interactions.path
+                )
+            };
+            let diagnostic = Diagnostic::new(&META, Severity::Error, message, url.path.clone());
+            cx.report(super::mig::blocked(
+                diagnostic,
+                &url_suggestion(url),
+                "the URL is assembled from parts (a base URL, a model and a method chosen elsewhere): the request \
+                 that sends it moves as a whole, its body in the interactions shape"
+                    .to_string(),
+                url.path.start,
+                cx.analysis,
+            ));
         }
     }
 }
@@ -172,7 +216,13 @@ fn check_request(doc: &Document, facts: &Facts, request: &HttpRequest, cx: &mut 
                     ),
                     edits,
                 )),
-                Err(reason) => diagnostic.with_blocked(&url_suggestion(&url), reason),
+                Err(reason) => super::mig::blocked(
+                    diagnostic,
+                    &url_suggestion(&url),
+                    reason,
+                    request.range.start,
+                    cx.analysis,
+                ),
             },
         );
         return;

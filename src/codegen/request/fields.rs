@@ -106,7 +106,11 @@ impl<'a> Fields<'a> {
             self.placer.unplaced(shown, None);
             return Ok(());
         };
+        if dropped(field, entry) {
+            return Ok(());
+        }
         match field.place {
+            Place::Drop => {}
             Place::None => self.no_place(field, shown),
             Place::GenerationConfig | Place::TopLevel => self.direct(field, entry, &shown),
             Place::Nested => self.nested(entry, &key, &shown)?,
@@ -226,6 +230,31 @@ impl<'a> Fields<'a> {
             )),
         }
     }
+}
+
+/// Whether `entry` of `field` goes from the request with nothing in its place: a field of
+/// [`Place::Drop`], or one holding the value the old endpoint assumed when it was absent.
+fn dropped(field: &RequestField, entry: &Entry) -> bool {
+    field.place == Place::Drop
+        || field
+            .default
+            .is_some_and(|default| matches!(entry.value.kind, ValueKind::Int(n) if n == default))
+}
+
+/// The settings of `entries` a rewrite drops (`top_k=40`, `candidate_count=1`), each as written,
+/// for the fix's message.
+pub(crate) fn dropped_settings(entries: &[Entry], text: &str, settings: &Settings) -> Vec<String> {
+    entries
+        .iter()
+        .filter(|entry| {
+            settings
+                .fields
+                .get_within(None, &snake_case(&entry.key))
+                .is_some_and(|field| dropped(field, entry))
+        })
+        .filter_map(|entry| text.get(entry.range.clone()))
+        .map(|written| format!("`{}`", crate::diagnostic::one_line(written)))
+        .collect()
 }
 
 /// A field's value as written in an interactions request: mapped by the field's `values`,
