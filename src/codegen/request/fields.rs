@@ -103,7 +103,7 @@ impl<'a> Fields<'a> {
         }
         let settings: &'a Settings = self.settings;
         let Some(field) = settings.fields.get_within(within, &key) else {
-            self.placer.unplaced(shown, None);
+            self.placer.unknown(shown);
             return Ok(());
         };
         if dropped(field, entry) {

@@ -29,6 +29,8 @@ pub(crate) struct Placer {
     /// Settings of the input's contents ([`Place::Content`]).
     content: Vec<(String, String)>,
     unplaced: Vec<String>,
+    /// Entries the request-field table does not know (`abortSignal`, `http_options`).
+    unknown: Vec<String>,
     notes: Vec<String>,
     /// Entries that have a place but a value that cannot be carried there.
     problems: Vec<String>,
@@ -45,6 +47,7 @@ impl Placer {
             generation_at: None,
             content: Vec::new(),
             unplaced: Vec::new(),
+            unknown: Vec::new(),
             notes: Vec::new(),
             problems: Vec::new(),
             inlined: Vec::new(),
@@ -85,6 +88,12 @@ impl Placer {
         }
     }
 
+    /// An entry (`shown` as written) the request-field table does not know: where it goes, if
+    /// anywhere, is not known (a limit, not a missing counterpart).
+    pub(crate) fn unknown(&mut self, shown: String) {
+        self.unknown.push(shown);
+    }
+
     /// An entry that has a place but a value that cannot be carried there.
     pub(crate) fn problem(&mut self, problem: String) {
         self.problems.push(problem);
@@ -106,6 +115,16 @@ impl Placer {
                 if names.len() == 1 { "has" } else { "have" }
             ));
             reasons.extend(self.notes);
+        }
+        if !self.unknown.is_empty() {
+            let names: Vec<String> = self.unknown.iter().map(|n| format!("`{n}`")).collect();
+            reasons.push(format!(
+                "the config's {} {} not in interlint's table of request fields, which does not say where {} in an \
+                 interactions request",
+                names.join(", "),
+                if names.len() == 1 { "is" } else { "are" },
+                if names.len() == 1 { "it goes" } else { "they go" }
+            ));
         }
         reasons.extend(self.problems);
         if !reasons.is_empty() {
