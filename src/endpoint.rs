@@ -33,6 +33,19 @@ pub struct Anchors {
     pub bodies: Vec<String>,
 }
 
+/// The client libraries' methods whose calls on an unfollowed object are still findings (see
+/// `[unfollowed]` in rules/endpoint.toml).
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct Unfollowed {
+    pub create: Vec<String>,
+    pub stream: Vec<String>,
+    pub chat: Vec<String>,
+    pub turn: Vec<String>,
+    pub stream_turn: Vec<String>,
+    pub chat_words: Vec<String>,
+}
+
 /// What `interlint verify` assumes where the source document shows nothing (see the comment
 /// of `[verify]` in rules/endpoint.toml).
 #[derive(Clone, Debug, Default, Deserialize)]
@@ -50,6 +63,8 @@ pub struct Endpoint {
     pub interactions: Interactions,
     pub predecessor: Predecessor,
     pub anchors: Anchors,
+    #[serde(default)]
+    pub unfollowed: Unfollowed,
     pub verify: Verify,
 }
 
@@ -108,6 +123,7 @@ impl Matcher {
                 stream_query: Vec::new(),
             },
             anchors: Anchors::default(),
+            unfollowed: Unfollowed::default(),
             verify: Verify::default(),
         });
         let methods: Vec<String> = endpoint

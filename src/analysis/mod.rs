@@ -13,7 +13,8 @@
 //! imports, dependency files), [`recorded`] (URLs of recorded requests), [`compared`],
 //! [`knowledge`], [`elements`] and [`keys`] (what a document does with a model id: a test
 //! compares against it, an application knows it, a mapping has it as a key), and
-//! [`suppressions`] (the directives of a file's documents, for IL001), [`no_counterpart`] (what
+//! [`suppressions`] (the directives of a file's documents, for IL001), [`unfollowed`] (calls of
+//! client methods on objects not followed to where they are made), [`no_counterpart`] (what
 //! the module depends on that the interactions API lacks: the first reason a unit is left).
 //!
 //! Imports the surfaces, their facts and the tables; never a rule.
@@ -26,6 +27,7 @@ pub mod no_counterpart;
 pub mod packages;
 pub mod recorded;
 pub mod suppressions;
+pub mod unfollowed;
 
 use std::cell::OnceCell;
 use std::path::Path;
@@ -54,6 +56,7 @@ pub struct Analysis<'d> {
     compared_ids: OnceCell<ComparedIds>,
     missing: OnceCell<Vec<no_counterpart::Missing>>,
     assembled_urls: OnceCell<Vec<crate::endpoint::PredecessorUrl>>,
+    unfollowed: OnceCell<Vec<unfollowed::Unfollowed>>,
 }
 
 impl<'d> Analysis<'d> {
@@ -72,6 +75,7 @@ impl<'d> Analysis<'d> {
             compared_ids: OnceCell::new(),
             missing: OnceCell::new(),
             assembled_urls: OnceCell::new(),
+            unfollowed: OnceCell::new(),
         }
     }
 
@@ -113,6 +117,14 @@ impl<'d> Analysis<'d> {
     pub fn assembled_urls(&self) -> &[crate::endpoint::PredecessorUrl] {
         self.assembled_urls
             .get_or_init(|| recorded::assembled_urls(self.doc))
+    }
+
+    /// The calls of client methods on objects the facts do not follow
+    /// ([`unfollowed::unfollowed`]).
+    pub fn unfollowed(&self) -> &[unfollowed::Unfollowed] {
+        self.unfollowed.get_or_init(|| {
+            unfollowed::unfollowed(self.doc, packages::imports_legacy_package(self.doc, self.tables))
+        })
     }
 
     /// The model ids of the table in `rules/models.toml` found in the document's scan regions.

@@ -326,3 +326,33 @@ pub fn blocked(
         ReasonClass::NoCounterpart,
     )
 }
+
+/// The findings of calls of client methods on objects interlint does not follow
+/// ([`crate::analysis::unfollowed`]) of the kinds `kinds`: `message` says what the call does
+/// (given the callee as written), `advice` what to do; the reason names the object and, first,
+/// what the module depends on that the interactions API lacks.
+pub fn report_unfollowed(
+    cx: &mut crate::registry::RuleContext,
+    doc: &crate::lang::Document,
+    meta: &'static crate::registry::RuleMeta,
+    kinds: &[crate::analysis::unfollowed::Kind],
+    message: &dyn Fn(&str) -> String,
+    advice: &str,
+) {
+    let analysis = cx.analysis;
+    for call in analysis.unfollowed().iter().filter(|c| kinds.contains(&c.kind)) {
+        let written = doc.text.get(call.callee.clone()).unwrap_or_default();
+        let diagnostic = Diagnostic::new(
+            meta,
+            crate::diagnostic::Severity::Error,
+            message(written),
+            call.callee.clone(),
+        );
+        let reason = format!(
+            "`{}` is not followed to where it is made (a field set elsewhere, a parameter, an object of the \
+             application's own class or from another module)",
+            crate::diagnostic::one_line(&call.receiver)
+        );
+        cx.report(blocked(diagnostic, advice, reason, call.callee.start, analysis));
+    }
+}

@@ -42,6 +42,20 @@ impl Rule for CreateContentCall {
     fn check(&self, doc: &Document, cx: &mut RuleContext) {
         let dialect = Dialect::of(doc);
         let create = dialect.create_call(&[]);
+        if !cx.analysis.own_legacy_code() && !cx.analysis.own_current_code() {
+            super::mig::report_unfollowed(
+                cx,
+                doc,
+                &META,
+                &[crate::analysis::unfollowed::Kind::Create],
+                &|callee| {
+                    format!(
+                        "`{callee}` calls the predecessor create-content endpoint; use `interactions.create`"
+                    )
+                },
+                &format!("Call `{create}` on a client of the current package"),
+            );
+        }
         for call in &doc.facts().calls {
             let through = if call.alias.is_some() {
                 " (an alias of the create-content method)"

@@ -38,6 +38,8 @@ impl Rule for ChatHistory {
             "chats",
             "start_chat",
             "startChat",
+            "send_message",
+            "sendMessage",
             "generate_content",
             "generateContent",
             // A request body that sends a conversation.
@@ -53,6 +55,33 @@ impl Rule for ChatHistory {
 
     fn check(&self, doc: &Document, cx: &mut RuleContext) {
         let suggestion = suggestion(Dialect::of(doc));
+        if !cx.analysis.own_legacy_code() && !cx.analysis.own_current_code() {
+            use crate::analysis::unfollowed::Kind;
+            super::mig::report_unfollowed(
+                cx,
+                doc,
+                &META,
+                &[Kind::Chat],
+                &|callee| {
+                    format!(
+                        "`{callee}` creates a chat helper; interactions continue with `previous_interaction_id`"
+                    )
+                },
+                &suggestion,
+            );
+            super::mig::report_unfollowed(
+                cx,
+                doc,
+                &META,
+                &[Kind::Turn { stream: false }, Kind::Turn { stream: true }],
+                &|callee| {
+                    format!(
+                        "`{callee}` sends a turn through a chat helper; interactions continue with `previous_interaction_id`"
+                    )
+                },
+                &suggestion,
+            );
+        }
         for call in &doc.facts().calls {
             let helper = match call.kind {
                 CallKind::ChatCreate | CallKind::StartChat => Some("creates a chat helper"),

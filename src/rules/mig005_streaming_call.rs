@@ -55,6 +55,20 @@ impl Rule for StreamingCall {
         let facts = doc.facts();
         let dialect = Dialect::of(doc);
         let create = dialect.create_call(&[("stream", dialect.true_value())]);
+        if !cx.analysis.own_legacy_code() && !cx.analysis.own_current_code() {
+            super::mig::report_unfollowed(
+                cx,
+                doc,
+                &META,
+                &[crate::analysis::unfollowed::Kind::Stream],
+                &|callee| {
+                    format!(
+                        "`{callee}` calls the predecessor streaming endpoint; use `interactions.create` with a stream"
+                    )
+                },
+                &format!("Call `{create}` on a client of the current package"),
+            );
+        }
         for call in &facts.calls {
             match call.kind {
                 CallKind::CreateStream => {
