@@ -91,7 +91,7 @@ pub fn missing(doc: &Document) -> Vec<Missing> {
             what: item.what.as_str(),
             read: item.read,
             at,
-            place: place(doc, at),
+            place: doc.place_of(at),
         });
     };
     for node in &tree.nodes {
@@ -152,7 +152,7 @@ fn in_strings(doc: &Document, table: &'static Table) -> Vec<Missing> {
                 what: item.what.as_str(),
                 read: item.read,
                 at: region.start,
-                place: place(doc, region.start),
+                place: doc.place_of(region.start),
             });
         }
     }
@@ -168,15 +168,6 @@ fn turned_off(tree: &ir::Tree, value: ir::NodeId, off: &str) -> bool {
             matches!(&e.key, ir::Key::Name(k) | ir::Key::Str(k) if &*k.name == off) && is_true(e.value)
         }),
         _ => false,
-    }
-}
-
-/// `line 12`, or `cell 3, line 2` in a notebook's cell.
-fn place(doc: &Document, offset: usize) -> String {
-    let line = doc.text.get(..offset).map_or(0, |t| t.matches('\n').count()) + 1;
-    match &doc.cell {
-        Some(cell) => format!("cell {}, line {line}", cell.index),
-        None => format!("line {line}"),
     }
 }
 

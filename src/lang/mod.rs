@@ -505,6 +505,15 @@ pub enum Syntax {
 }
 
 impl Document {
+    /// Where an offset is, for a message: `line 12`, `cell 3, line 2` in a notebook's cell.
+    pub fn place_of(&self, offset: usize) -> String {
+        let line = self.text.get(..offset).map_or(0, |t| t.matches('\n').count()) + 1;
+        match &self.cell {
+            Some(cell) => format!("cell {}, line {line}", cell.index),
+            None => format!("line {line}"),
+        }
+    }
+
     fn whole(
         surface: Surface,
         text: String,

@@ -7,11 +7,7 @@ use crate::lang::Document;
 
 /// Where an offset of `doc` is, for a message: `line 12`, `cell 3, line 2`.
 pub(crate) fn place(doc: &Document, offset: usize) -> String {
-    let line = doc.text.get(..offset).map_or(0, |t| t.matches('\n').count()) + 1;
-    match &doc.cell {
-        Some(cell) => format!("cell {}, line {line}", cell.index),
-        None => format!("line {line}"),
-    }
+    doc.place_of(offset)
 }
 
 /// Where the line holding `offset` starts.
