@@ -169,6 +169,10 @@ impl Analyzer<'_> {
             Kind::For(f) if f.iter == node && follow.stream => uses.push(self.stream_loop(parent)),
             Kind::If(i) if i.test == node => {}
             Kind::While { test, .. } if *test == node => {}
+            // Tested for truth in a condition (`if response and response.text`): an interaction
+            // is as true as the response was.
+            Kind::Logical(items) if items.last() != Some(&node) && self.is_test(parent) => {}
+            _ if self.is_negation(parent) && self.is_test(parent) => {}
             Kind::Template(_) => {}
             _ if self.shown(parent, node) => {}
             Kind::Call(c) if c.args.iter().any(|a| a.value == node) => {
@@ -180,6 +184,33 @@ impl Analyzer<'_> {
             Kind::Function(_) if self.returns(parent, node) => self.returned(node, &what, follow, uses),
             _ => uses.push(self.used_in(node, parent)),
         }
+    }
+
+    /// Whether `node` is the condition of an `if`, a `while` or a conditional expression, or an
+    /// operand of a logical expression that is (its value is only tested for truth).
+    fn is_test(&self, node: NodeId) -> bool {
+        match self.parent(node).map(|p| (p, self.kind(p))) {
+            Some((_, Kind::If(i))) => i.test == node,
+            Some((_, Kind::While { test, .. })) => *test == node,
+            Some((_, Kind::Conditional { test, .. })) => *test == node,
+            Some((p, Kind::Logical(_))) => self.is_test(p),
+            Some((p, Kind::Paren(_))) => self.is_test(p),
+            Some((p, _)) if self.is_negation(p) => self.is_test(p),
+            _ => false,
+        }
+    }
+
+    /// Whether `node` negates its operand (`not x`, `!x`), which the shared form keeps as
+    /// [`Kind::Other`].
+    fn is_negation(&self, node: NodeId) -> bool {
+        if !matches!(self.kind(node), Kind::Other(children) if children.len() == 1) {
+            return false;
+        }
+        let src = self.src(node);
+        src.starts_with('!')
+            || src
+                .strip_prefix("not")
+                .is_some_and(|rest| rest.starts_with([' ', '(']))
     }
 
     /// `parent` returns `value`: a `return` statement, or a lambda's or an arrow function's
