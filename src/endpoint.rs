@@ -46,6 +46,18 @@ pub struct Unfollowed {
     pub chat_words: Vec<String>,
 }
 
+/// The words of a request body of the predecessor endpoint written in code, and of the calls
+/// that send it on (see `[sent-body]` in rules/endpoint.toml).
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct SentBodyWords {
+    pub contents: Vec<String>,
+    pub with: Vec<String>,
+    pub serialise: Vec<String>,
+    pub body_keys: Vec<String>,
+    pub not_sending: Vec<String>,
+}
+
 /// What `interlint verify` assumes where the source document shows nothing (see the comment
 /// of `[verify]` in rules/endpoint.toml).
 #[derive(Clone, Debug, Default, Deserialize)]
@@ -65,6 +77,8 @@ pub struct Endpoint {
     pub anchors: Anchors,
     #[serde(default)]
     pub unfollowed: Unfollowed,
+    #[serde(default, rename = "sent-body")]
+    pub sent_body: SentBodyWords,
     pub verify: Verify,
 }
 
@@ -124,6 +138,7 @@ impl Matcher {
             },
             anchors: Anchors::default(),
             unfollowed: Unfollowed::default(),
+            sent_body: SentBodyWords::default(),
             verify: Verify::default(),
         });
         let methods: Vec<String> = endpoint

@@ -14,7 +14,8 @@
 //! [`knowledge`], [`elements`] and [`keys`] (what a document does with a model id: a test
 //! compares against it, an application knows it, a mapping has it as a key), and
 //! [`suppressions`] (the directives of a file's documents, for IL001), [`unfollowed`] (calls of
-//! client methods on objects not followed to where they are made), [`no_counterpart`] (what
+//! client methods on objects not followed to where they are made), [`sent_bodies`] (request
+//! bodies of the predecessor endpoint sent to a URL made elsewhere), [`no_counterpart`] (what
 //! the module depends on that the interactions API lacks: the first reason a unit is left).
 //!
 //! Imports the surfaces, their facts and the tables; never a rule.
@@ -26,6 +27,7 @@ pub mod knowledge;
 pub mod no_counterpart;
 pub mod packages;
 pub mod recorded;
+pub mod sent_bodies;
 pub mod suppressions;
 pub mod unfollowed;
 
@@ -57,6 +59,7 @@ pub struct Analysis<'d> {
     missing: OnceCell<Vec<no_counterpart::Missing>>,
     assembled_urls: OnceCell<Vec<crate::endpoint::PredecessorUrl>>,
     unfollowed: OnceCell<Vec<unfollowed::Unfollowed>>,
+    sent_bodies: OnceCell<Vec<sent_bodies::SentBody>>,
 }
 
 impl<'d> Analysis<'d> {
@@ -76,6 +79,7 @@ impl<'d> Analysis<'d> {
             missing: OnceCell::new(),
             assembled_urls: OnceCell::new(),
             unfollowed: OnceCell::new(),
+            sent_bodies: OnceCell::new(),
         }
     }
 
@@ -123,7 +127,23 @@ impl<'d> Analysis<'d> {
     /// ([`unfollowed::unfollowed`]).
     pub fn unfollowed(&self) -> &[unfollowed::Unfollowed] {
         self.unfollowed.get_or_init(|| {
-            unfollowed::unfollowed(self.doc, packages::imports_legacy_package(self.doc, self.tables))
+            unfollowed::unfollowed(
+                self.doc,
+                packages::imports_legacy_package(self.doc, self.tables),
+                packages::imports_client_package(self.doc, self.tables),
+            )
+        })
+    }
+
+    /// The calls sending a predecessor request body written in the document
+    /// ([`sent_bodies::sent_bodies`]).
+    pub fn sent_bodies(&self) -> &[sent_bodies::SentBody] {
+        self.sent_bodies.get_or_init(|| {
+            // A test's objects with `contents` are what it expects, not requests.
+            if self.tables.models.tests.is_test_file(self.path) {
+                return Vec::new();
+            }
+            sent_bodies::sent_bodies(self.doc, packages::imports_client_package(self.doc, self.tables))
         })
     }
 

@@ -66,6 +66,28 @@ pub fn imports_legacy_package(doc: &Document, settings: &Tables) -> bool {
     }
 }
 
+/// Whether `doc` imports a client package, current or legacy (by the same reading as
+/// [`imports_legacy_package`]).
+pub fn imports_client_package(doc: &Document, settings: &Tables) -> bool {
+    let imports = &doc.facts().imports;
+    match doc.surface {
+        Surface::Python => {
+            let p = &settings.clients.python;
+            imports.iter().any(|i| {
+                legacy_module(&i.module, &p.legacy_modules, '.').is_some()
+                    || legacy_module(&i.module, &p.current_modules, '.').is_some()
+            })
+        }
+        Surface::JavaScript | Surface::TypeScript | Surface::Tsx => {
+            let js = &settings.clients.javascript;
+            imports.iter().any(|i| {
+                names_package(&i.module, &js.legacy_modules) || names_package(&i.module, &js.current)
+            })
+        }
+        _ => false,
+    }
+}
+
 /// Whether a JavaScript module specifier names one of the packages `names`, wherever it is
 /// loaded from: after a `/` or `:` (or at the start), before a `/`, `@`, `?` or `#` (or the end).
 fn names_package(specifier: &str, names: &[String]) -> bool {

@@ -35,7 +35,7 @@ pub struct Unfollowed {
 }
 
 /// The document's calls of client methods on objects the facts do not follow; `legacy`: the
-/// document imports a legacy client package.
+/// document imports a legacy client package; `imports_client`: a client package, either.
 ///
 /// Applications wrap the current client in classes of their own with methods of the same names
 /// (`this.llmClient.generateContent(...)`, a `GeminiChat.sendMessageStream`), so a call counts
@@ -43,13 +43,12 @@ pub struct Unfollowed {
 /// applications subclass or keep in fields), and for a Python chat turn on a chat-named
 /// receiver, in a module importing a client or, for a streamed turn (python-genai's own
 /// `send_message_stream`), in any module.
-pub fn unfollowed(doc: &Document, legacy: bool) -> Vec<Unfollowed> {
+pub fn unfollowed(doc: &Document, legacy: bool, imports_client: bool) -> Vec<Unfollowed> {
     let Syntax::Lowered(tree) = &doc.syntax else {
         return Vec::new();
     };
     let facts = doc.facts();
     let python = doc.surface == crate::lang::Surface::Python;
-    let imports_client = !facts.imports.is_empty();
     let table = &MATCHER.endpoint.unfollowed;
     let listed = |list: &[String], name: &str| list.iter().any(|m| m == name);
     // A module that defines a function or method of the name calls its own.

@@ -104,6 +104,39 @@ impl Rule for RestEndpoint {
                 );
             }
         }
+        // A predecessor body sent to a URL made elsewhere, in a module with no predecessor URL
+        // of its own (where there is one, its request is reported there).
+        if text_urls.is_empty() && cx.analysis.assembled_urls().is_empty() && facts.http.is_empty() {
+            for sent in cx.analysis.sent_bodies() {
+                let keys: Vec<String> = sent.keys.iter().map(|k| format!("`{k}`")).collect();
+                let written = doc.text.get(sent.callee.clone()).unwrap_or_default();
+                let message = format!(
+                    "`{written}` sends a request body of the predecessor endpoint ({}, {}); requests go to `{}`",
+                    keys.join(", "),
+                    doc.place_of(sent.body.start),
+                    MATCHER.endpoint.interactions.path
+                );
+                let diagnostic = Diagnostic::new(&META, Severity::Error, message, sent.callee.clone());
+                let advice = format!(
+                    "Send `POST {{base}}{}` with the header `{}: {}` and a body of the interactions shape (`\"model\"`, \
+                     `\"input\"`)",
+                    MATCHER.endpoint.interactions.path,
+                    MATCHER.endpoint.interactions.header,
+                    MATCHER.endpoint.interactions.revision
+                );
+                let reason = format!(
+                    "the URL `{}` is not followed to where it is made",
+                    crate::diagnostic::one_line(&sent.url)
+                );
+                cx.report(super::mig::blocked(
+                    diagnostic,
+                    &advice,
+                    reason,
+                    sent.callee.start,
+                    cx.analysis,
+                ));
+            }
+        }
         // URLs assembled from parts: reported with the reason they are not rewritten.
         for url in cx.analysis.assembled_urls() {
             if in_request(&url.path) {
