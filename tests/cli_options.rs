@@ -423,3 +423,30 @@ fn rules_fit_the_width_with_the_whole_text_in_json() {
         "{mig009}"
     );
 }
+
+/// A call in the current client package's own project (its `package.json` names it) is left, and
+/// its reason is classed `out-of-scope`: not this migration's, nothing for the team to decide.
+#[test]
+fn the_client_packages_own_code_is_out_of_scope() {
+    let code = "import { GoogleGenAI } from \"@google/genai\";\n\
+        const ai = new GoogleGenAI({});\n\
+        export const r = await ai.models.generateContent({ model: \"gemini-3.5-flash\", contents: \"a\" });\n\
+        console.log(r.candidates?.[0]?.finishReason);\n";
+    let dir = tree(&[
+        ("package.json", "{\"name\": \"@google/genai\"}"),
+        ("test/app.ts", code),
+    ]);
+    let o = interlint(dir.path(), &["--format", "json", "test/app.ts"]);
+    let findings: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("JSON");
+    let reasons: Vec<&serde_json::Value> = findings["findings"]
+        .as_array()
+        .map(|f| {
+            f.iter()
+                .filter(|f| f["code"] == "MIG001")
+                .map(|f| &f["reason"])
+                .collect()
+        })
+        .unwrap_or_default();
+    assert_eq!(reasons.len(), 1, "{findings}");
+    assert_eq!(reasons[0]["class"], "out-of-scope", "{findings}");
+}

@@ -294,7 +294,12 @@ pub fn blocked(
     at: usize,
     analysis: &Analysis,
 ) -> Diagnostic {
-    let generated = ReasonClass::of_generated(&reason);
+    // The client package's own code is not this migration's.
+    let generated = if reason == OWN_CURRENT_CODE {
+        ReasonClass::OutOfScope
+    } else {
+        ReasonClass::of_generated(&reason)
+    };
     // A setting written in another request of the module is that request's, not this unit's;
     // a read may be of any result (results are passed around).
     let calls = &analysis.document().facts().calls;
