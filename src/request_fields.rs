@@ -63,6 +63,10 @@ pub struct RequestField {
     /// field's own place.
     #[serde(default)]
     pub default: Option<i64>,
+    /// The value is a predecessor speech config, written as the interactions list of
+    /// `{voice, language, speaker}`.
+    #[serde(default)]
+    pub speech: bool,
 }
 
 impl RequestField {

@@ -289,7 +289,98 @@ pub(crate) fn field_value(
     if let Some(keys) = &field.item_keys {
         return item_list(field, keys, value, shown, text, dialect);
     }
+    if field.speech {
+        return speech_list(value, shown, text, dialect);
+    }
     Ok(raw.to_string())
+}
+
+/// The entries of a map written whole (or of a name bound to one).
+fn complete(value: &Value) -> Option<&[Entry]> {
+    value
+        .resolved_map()
+        .filter(|m| m.complete)
+        .map(|m| m.entries.as_slice())
+}
+
+/// The value of the entry of `entries` whose key is `key` in snake_case.
+fn entry<'e>(entries: &'e [Entry], key: &str) -> Option<&'e Value> {
+    entries
+        .iter()
+        .find(|e| snake_case(&e.key) == key)
+        .map(|e| &e.value)
+}
+
+/// A predecessor speech config (`SpeechConfig(voice_config=VoiceConfig(prebuilt_voice_config=
+/// PrebuiltVoiceConfig(voice_name=V)), language_code=L)`, the multi-speaker one, or the same as
+/// dicts or camelCase objects) as the interactions list: `[{"voice": V, "language": L}]`, or one
+/// `{"speaker": S, "voice": V}` per speaker.
+fn speech_list(value: &Value, shown: &str, text: &str, dialect: Dialect) -> Result<String, String> {
+    let not_carried = || {
+        format!(
+            "`{shown}` is not a speech config written in the request with a prebuilt voice; the interactions \
+             `speech_config` is a list of `{{voice, language, speaker}}`"
+        )
+    };
+    let written = |v: &Value| text.get(v.range.clone()).map(str::to_string);
+    // `voice_config` → its prebuilt voice's name, as written.
+    let voice = |voice_config: &Value| {
+        let prebuilt = entry(complete(voice_config)?, "prebuilt_voice_config")?;
+        let name = entry(complete(prebuilt)?, "voice_name")?;
+        written(name)
+    };
+    let entries = complete(value).ok_or_else(not_carried)?;
+    let known = ["voice_config", "language_code", "multi_speaker_voice_config"];
+    if entries
+        .iter()
+        .any(|e| !known.contains(&snake_case(&e.key).as_str()))
+    {
+        return Err(not_carried());
+    }
+    let language = match entry(entries, "language_code") {
+        Some(l) => Some(written(l).ok_or_else(not_carried)?),
+        None => None,
+    };
+    let mut items: Vec<Vec<(String, String)>> = Vec::new();
+    if let Some(single) = entry(entries, "voice_config") {
+        items.push(vec![(
+            "voice".to_string(),
+            voice(single).ok_or_else(not_carried)?,
+        )]);
+    }
+    if let Some(multi) = entry(entries, "multi_speaker_voice_config") {
+        let speakers = entry(complete(multi).ok_or_else(not_carried)?, "speaker_voice_configs")
+            .ok_or_else(not_carried)?;
+        let ValueKind::List(list) = &speakers.kind else {
+            return Err(not_carried());
+        };
+        for item in list {
+            let fields = complete(item).ok_or_else(not_carried)?;
+            let speaker = entry(fields, "speaker")
+                .and_then(written)
+                .ok_or_else(not_carried)?;
+            let voice = entry(fields, "voice_config")
+                .and_then(voice)
+                .ok_or_else(not_carried)?;
+            items.push(vec![
+                ("speaker".to_string(), speaker),
+                ("voice".to_string(), voice),
+            ]);
+        }
+    }
+    if items.is_empty() {
+        return Err(not_carried());
+    }
+    let written: Vec<String> = items
+        .into_iter()
+        .map(|mut item| {
+            if let Some(language) = &language {
+                item.push(("language".to_string(), language.clone()));
+            }
+            dialect.map(&item)
+        })
+        .collect();
+    Ok(format!("[{}]", written.join(", ")))
 }
 
 /// A list of settings written in the call (`safety_settings=[SafetySetting(category=..., ...)]`)
