@@ -219,17 +219,67 @@ impl<'a> Fields<'a> {
             _ => None,
         };
         let fields = &self.settings.fields;
+        let written = self.text.get(entry.value.range.clone()).unwrap_or_default();
         match budget {
             Some(budget) => {
                 let level = self.dialect.string(fields.thinking_level(budget));
                 self.placer
                     .put(fields.thinking_level_place(), "thinking_level", level, shown);
             }
+            // A budget held in a name or an attribute: the mapping, written as an expression on it.
+            None if is_dotted_name(written) => {
+                let level = thinking_expression(written, &fields.thinking, self.dialect);
+                self.placer
+                    .put(fields.thinking_level_place(), "thinking_level", level, shown);
+            }
             None => self.placer.problem(format!(
-                "`{shown}` is not a number written in the request or bound to one in the same scope"
+                "`{shown}` is neither a number nor a name or an attribute, on which its thinking level could be \
+                 written as an expression"
             )),
         }
     }
+}
+
+/// Whether `text` is a name or a chain of attributes (`budget`, `self.thinking_budget`): an
+/// expression read more than once without a second effect.
+fn is_dotted_name(text: &str) -> bool {
+    !text.is_empty()
+        && text.split('.').all(|part| {
+            let mut chars = part.chars();
+            chars
+                .next()
+                .is_some_and(|c| c.is_ascii_alphabetic() || c == '_' || c == '$')
+                && chars.all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '$')
+        })
+}
+
+/// The thinking level of the budget `budget` (as written) by the table's mapping, as a
+/// conditional expression: `("high" if b < 0 else "minimal" if b <= 0 else ... else "high")`.
+fn thinking_expression(
+    budget: &str,
+    mapping: &crate::request_fields::ThinkingMapping,
+    dialect: Dialect,
+) -> String {
+    let conditional = |test: String, then: String, otherwise: String| match dialect {
+        Dialect::Python => format!("{then} if {test} else {otherwise}"),
+        _ => format!("{test} ? {then} : {otherwise}"),
+    };
+    let mut expression = dialect.string(&mapping.above);
+    for level in mapping.levels.iter().rev() {
+        expression = conditional(
+            format!("{budget} <= {}", level.max),
+            dialect.string(&level.level),
+            expression,
+        );
+    }
+    format!(
+        "({})",
+        conditional(
+            format!("{budget} < 0"),
+            dialect.string(&mapping.dynamic),
+            expression
+        )
+    )
 }
 
 /// Whether `entry` of `field` goes from the request with nothing in its place: a field of
