@@ -2,8 +2,8 @@
 //! the URL is made elsewhere (a path table in another module, a base URL from the settings):
 //! `const requestPayload = { contents, generationConfig, safetySettings }` sent by
 //! `fetch(chatPath, { body: JSON.stringify(requestPayload) })` or
-//! `requests.post(url, json=payload)`. The body's keys (`rules/endpoint.toml` `bodies` and
-//! `[sent-body]`) tell the endpoint; the call is where the request moves.
+//! `requests.post(url, json=payload)`. The body's keys (`[sent-body]` of `rules/endpoint.toml`)
+//! tell the endpoint; the call is where the request moves.
 
 use std::ops::Range;
 

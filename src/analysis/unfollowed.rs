@@ -94,11 +94,11 @@ pub fn unfollowed(doc: &Document, legacy: bool, imports_client: bool) -> Vec<Unf
         }
         let callee = tree.range(call.callee);
         // Held by the facts: followed to a client, rewritten or reported there.
-        if facts.calls.iter().any(|c| {
-            c.callee.start <= callee.start
-                && callee.end <= c.callee.end
-                && !matches!(c.kind, crate::migration_facts::CallKind::LegacyModel)
-        }) {
+        if facts
+            .calls
+            .iter()
+            .any(|c| c.callee.start <= callee.start && callee.end <= c.callee.end)
+        {
             continue;
         }
         let receiver_range = tree.range(member.object);
