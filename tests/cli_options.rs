@@ -62,17 +62,7 @@ fn statistics_tally_the_reasons_left() {
         serde_json::json!([{"reason": "`…` has no counterpart on an interaction", "class": "no-counterpart", "count": 2}])
     );
     // Each finding left unrewritten carries its reason and the reason's class in JSON.
-    let o = interlint(dir.path(), &["--format", "json", "app.py"]);
-    let findings: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("JSON");
-    let reasons: Vec<&serde_json::Value> = findings["findings"]
-        .as_array()
-        .map(|f| {
-            f.iter()
-                .filter(|f| f["code"] == "MIG001")
-                .map(|f| &f["reason"])
-                .collect()
-        })
-        .unwrap_or_default();
+    let (findings, reasons) = mig001_reasons(dir.path(), "app.py");
     assert_eq!(reasons.len(), 2, "{findings}");
     assert!(
         reasons.iter().all(|r| r["class"] == "no-counterpart"),
@@ -424,6 +414,22 @@ fn rules_fit_the_width_with_the_whole_text_in_json() {
     );
 }
 
+/// The findings of `--format json` on `file`, and the `reason` of each MIG001 finding.
+fn mig001_reasons(dir: &std::path::Path, file: &str) -> (serde_json::Value, Vec<serde_json::Value>) {
+    let o = interlint(dir, &["--format", "json", file]);
+    let findings: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("JSON");
+    let reasons = findings["findings"]
+        .as_array()
+        .map(|f| {
+            f.iter()
+                .filter(|f| f["code"] == "MIG001")
+                .map(|f| f["reason"].clone())
+                .collect()
+        })
+        .unwrap_or_default();
+    (findings, reasons)
+}
+
 /// A call in the current client package's own project (its `package.json` names it) is left, and
 /// its reason is classed `out-of-scope`: not this migration's, nothing for the team to decide.
 #[test]
@@ -436,17 +442,7 @@ fn the_client_packages_own_code_is_out_of_scope() {
         ("package.json", "{\"name\": \"@google/genai\"}"),
         ("test/app.ts", code),
     ]);
-    let o = interlint(dir.path(), &["--format", "json", "test/app.ts"]);
-    let findings: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("JSON");
-    let reasons: Vec<&serde_json::Value> = findings["findings"]
-        .as_array()
-        .map(|f| {
-            f.iter()
-                .filter(|f| f["code"] == "MIG001")
-                .map(|f| &f["reason"])
-                .collect()
-        })
-        .unwrap_or_default();
+    let (findings, reasons) = mig001_reasons(dir.path(), "test/app.ts");
     assert_eq!(reasons.len(), 1, "{findings}");
     assert_eq!(reasons[0]["class"], "out-of-scope", "{findings}");
 }
