@@ -218,6 +218,28 @@ fn check_pages_through_the_findings() {
     client.finish();
 }
 
+/// A finding left without a rewrite carries why and the reason's class, in JSON and on the page.
+#[test]
+fn check_says_why_a_finding_is_left_and_what_that_asks() {
+    let code = "from google import genai\nclient = genai.Client()\n\
+        r = client.models.generate_content(model=\"gemini-3.5-flash\", contents=\"a\")\n\
+        print(r.candidates[0].finish_reason)\n";
+    let dir = common::tree(&[("app.py", code)]);
+    let mut client = Client::start(dir.path());
+    let found = client.call_json("interlint_check", json!({"select": ["MIG001"]}));
+    assert_eq!(
+        found["findings"][0]["reason"]["class"], "no-counterpart",
+        "{found}"
+    );
+    let (page, error) = client.call("interlint_check", json!({"select": ["MIG001"]}));
+    assert!(!error);
+    assert!(
+        page.contains(" [left, no-counterpart: line 4: `r.candidates[0].finish_reason` has no counterpart"),
+        "{page}"
+    );
+    client.finish();
+}
+
 #[test]
 fn long_pages_are_truncated_under_the_character_limit() {
     // 100 findings of about 400 characters of JSON each: over 25,000 characters a page.

@@ -106,8 +106,9 @@ fn all_definitions(c: &Conventions) -> Vec<Definition> {
             title: "Check files for migration findings",
             description: "Checks files for code that must change for the interactions endpoint and for deprecated model \
                 ids (and benchmark manifests and tool servers), as `interlint check` does. Returns one page of findings \
-                (path:line:column, rule code, message, whether a fix exists) with total, count, offset, has_more and \
-                next_offset; page with offset. Read-only: nothing is written. Use interlint_fix to apply fixes.",
+                (path:line:column, rule code, message, whether a fix exists, or why not with the reason's class: \
+                no-counterpart, a decision; out-of-scope; not-followed, work by hand) with total, count, offset, \
+                has_more and next_offset; page with offset. Read-only: nothing is written. Use interlint_fix to apply fixes.",
             schema: strict(
                 json!({
                     "paths": paths(),
@@ -458,9 +459,12 @@ fn check(root: &Path, args: &Arguments) -> Result<String, String> {
                 )
             };
             for l in items {
-                let fix = match &l.diagnostic.fix {
-                    Some(f) => format!(" [fix: {}]", f.applicability.as_str()),
-                    None => String::new(),
+                // A finding left without a rewrite says why, and what that asks of the caller:
+                // a decision (`no-counterpart`), nothing (`out-of-scope`), work (`not-followed`).
+                let fix = match (&l.diagnostic.fix, &l.diagnostic.reason, l.diagnostic.reason_class) {
+                    (Some(f), _, _) => format!(" [fix: {}]", f.applicability.as_str()),
+                    (None, Some(reason), Some(class)) => format!(" [left, {}: {reason}]", class.as_str()),
+                    _ => String::new(),
                 };
                 text.push_str(&format!(
                     "\n- `{}:{}:{}` **{}** {}{fix}",
