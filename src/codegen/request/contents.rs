@@ -290,7 +290,7 @@ fn convert(
             }
             // A list built otherwise (a comprehension, a sum): its items may be strings or
             // contents in the old shape, neither of which the interactions input takes.
-            Some(bound) if text.get(bound.range.clone()).is_some_and(|t| t.starts_with('[')) => Err(format!(
+            Some(bound) if text.get(bound.range.clone()).is_some_and(is_list_expression) => Err(format!(
                 "`{}` is bound to `{}`, a list whose items interlint cannot tell are interactions contents",
                 name.name,
                 crate::diagnostic::one_line(text.get(bound.range.clone()).unwrap_or_default())
@@ -730,6 +730,15 @@ fn undeclared_mime(written: &str) -> Option<String> {
 /// (the `[contents]` table of `rules/request_fields.toml`).
 fn mime_kind(mime: &str) -> Option<&'static str> {
     crate::request_fields::content_kind_of_mime(mime)
+}
+
+/// Whether `written` builds a list: a list literal or comprehension (`[...]`), or a sum with
+/// one (`history + [turn]`, `[turn] + history`).
+fn is_list_expression(written: &str) -> bool {
+    let written = written.trim();
+    written.starts_with('[')
+        || written.contains('+')
+            && (written.ends_with(']') || written.contains("] +") || written.contains("]+"))
 }
 
 #[cfg(test)]
