@@ -383,6 +383,17 @@ fn run(root: &Path, args: &Arguments, mode: FixMode) -> Result<Outcome, String> 
     })
 }
 
+/// A page's closing list of the run's notices, when it has any.
+fn push_notices(text: &mut String, notices: &[String]) {
+    if notices.is_empty() {
+        return;
+    }
+    text.push_str("\nNotices:\n");
+    for n in notices {
+        text.push_str(&format!("- {n}\n"));
+    }
+}
+
 /// The notices of a run (files skipped, warnings, errors), one line each.
 fn notices(outcome: &Outcome, root: &Path) -> Vec<String> {
     let mut lines: Vec<String> = outcome.errors.iter().map(|e| format!("error: {e}")).collect();
@@ -480,12 +491,7 @@ fn check(root: &Path, args: &Arguments) -> Result<String, String> {
             if let Some(message) = &info.truncation_message {
                 text.push_str(&format!("\n{message}\n"));
             }
-            if !notices.is_empty() {
-                text.push_str("\nNotices:\n");
-                for n in &notices {
-                    text.push_str(&format!("- {n}\n"));
-                }
-            }
+            push_notices(&mut text, &notices);
             text
         },
     ))
@@ -575,12 +581,7 @@ fn fix(root: &Path, args: &Arguments) -> Result<String, String> {
             if let Some(message) = info.truncation_message.as_ref().filter(|_| dry_run) {
                 text.push_str(&format!("\n{message}\n"));
             }
-            if !notices.is_empty() {
-                text.push_str("\nNotices:\n");
-                for n in &notices {
-                    text.push_str(&format!("- {n}\n"));
-                }
-            }
+            push_notices(&mut text, &notices);
             text
         },
     ))
