@@ -306,6 +306,8 @@ pub struct NameValue {
     /// Bound to a list that other code changes in place (`parts.append(part)`): the list's
     /// items are not all in its binding.
     pub grown: bool,
+    /// A parameter whose annotation says it is a string (`prompt: str`, `prompt: string`).
+    pub text_parameter: bool,
 }
 
 /// A config several requests share (see [`NameValue::shared`]).

@@ -119,22 +119,7 @@ fn convert(
             let mut contents: Vec<String> = Vec::with_capacity(items.len());
             for item in items {
                 let written = text.get(item.range.clone()).unwrap_or_default();
-                let is_text = match &item.kind {
-                    ValueKind::Str(_) => true,
-                    ValueKind::Name(name) => {
-                        matches!(name.value.as_ref().map(|v| &v.kind), Some(ValueKind::Str(_)))
-                    }
-                    // An f-string or a template literal, or string literals joined (`"a" + "b"`,
-                    // Python's `"a" "b"`).
-                    ValueKind::Other => {
-                        ((written.starts_with("f\"")
-                            || written.starts_with("f'")
-                            || written.starts_with('`'))
-                            && !typed(written))
-                            || joined_strings(written, dialect)
-                    }
-                    _ => false,
-                };
+                let is_text = is_textual(item, text, dialect);
                 let single_text = item.as_map().and_then(|m| single_text_part(m, text));
                 match (is_text, single_text) {
                     (true, _) => contents.push(text_content(written, dialect)),
@@ -639,6 +624,151 @@ fn uploaded_content(item: &Value, written: &str, text: &str, dialect: Dialect) -
     ))
 }
 
+/// Whether `value` is known to be a text: a string literal, a name bound in the same scope to a
+/// text, or an expression that makes one ([`textual_expression`]).
+fn is_textual(value: &Value, text: &str, dialect: Dialect) -> bool {
+    match &value.kind {
+        ValueKind::Str(_) => true,
+        ValueKind::Name(name) => {
+            name.text_parameter
+                || name
+                    .value
+                    .as_ref()
+                    .is_some_and(|bound| is_textual(bound, text, dialect))
+        }
+        ValueKind::Other => textual_expression(text.get(value.range.clone()).unwrap_or_default(), dialect),
+        _ => false,
+    }
+}
+
+/// Whether `written` makes a text whatever its parts hold: an f-string or a template literal,
+/// string literals joined ([`joined_strings`]), a string literal's method that returns a string
+/// (`"...{x}".format(x=x)`, `"\n".join(lines)`), or a conversion to one (`str(x)`,
+/// `json.dumps(x)`, `String(x)`, `JSON.stringify(x)`).
+fn textual_expression(written: &str, dialect: Dialect) -> bool {
+    const METHODS: &[&str] = &[
+        "format", "join", "strip", "lstrip", "rstrip", "replace", "lower", "upper", "title", "trim", "concat",
+    ];
+    let conversions: &[&str] = match dialect {
+        Dialect::Python => &["str(", "json.dumps("],
+        Dialect::JavaScript => &["String(", "JSON.stringify("],
+        Dialect::Json => &[],
+    };
+    let written = written.trim();
+    let typed = written.contains("Part(") || written.contains("Part.from") || written.contains("Content(");
+    if typed {
+        return false;
+    }
+    if conversions.iter().any(|c| {
+        written
+            .strip_prefix(c)
+            .is_some_and(|args| closes_at_end(args, dialect))
+    }) {
+        return true;
+    }
+    // `template.format(...)`: only strings have a `format` method that takes the values to fill
+    // in (Python's `str.format`; a date library's `format()` makes a string too).
+    if let Some((receiver, args)) = written.split_once(".format(")
+        && !receiver.is_empty()
+        && receiver
+            .chars()
+            .all(|c| c.is_alphanumeric() || c == '_' || c == '.')
+        && closes_at_end(args, dialect)
+    {
+        return true;
+    }
+    match string_literal_end(written, dialect) {
+        // One literal: an f-string or a template literal (a plain one is a `Str` value).
+        Some(end) if end == written.len() => true,
+        Some(end) => {
+            let rest = &written[end..];
+            rest.strip_prefix('.')
+                .and_then(|r| r.split_once('('))
+                .is_some_and(|(method, args)| METHODS.contains(&method) && closes_at_end(args, dialect))
+                || joined_strings(written, dialect)
+        }
+        None => joined_strings(written, dialect),
+    }
+}
+
+/// Whether the arguments of a call, `args` (written after its opening parenthesis), end with
+/// the parenthesis that closes it: nothing is applied to the call's result. String literals in
+/// the arguments are skipped.
+fn closes_at_end(args: &str, dialect: Dialect) -> bool {
+    let mut depth = 1usize;
+    let mut at = 0;
+    while at < args.len() {
+        let rest = &args[at..];
+        let Some(c) = rest.chars().next() else {
+            break;
+        };
+        // A literal's prefix letters were passed over as the letters of a name.
+        if matches!(c, '"' | '\'' | '`') {
+            match string_literal_end(rest, dialect) {
+                Some(end) => {
+                    at += end;
+                    continue;
+                }
+                None => return false,
+            }
+        }
+        match c {
+            '(' | '[' | '{' => depth += 1,
+            ')' | ']' | '}' => {
+                depth -= 1;
+                if depth == 0 {
+                    return at + 1 == args.len();
+                }
+            }
+            _ => {}
+        }
+        at += c.len_utf8();
+    }
+    false
+}
+
+/// Where the string literal `written` starts with ends (after its closing quote), a Python
+/// prefix (`f`, `r`, `u`, `rf`, ...) included; `None` when it does not start with one (bytes
+/// do not count).
+fn string_literal_end(written: &str, dialect: Dialect) -> Option<usize> {
+    let py = dialect == Dialect::Python;
+    let prefix = match py {
+        true => written
+            .find(['"', '\''])
+            .filter(|&i| {
+                i <= 2
+                    && written[..i]
+                        .chars()
+                        .all(|c| matches!(c, 'f' | 'F' | 'r' | 'R' | 'u' | 'U'))
+            })
+            .unwrap_or(0),
+        false => 0,
+    };
+    let body = &written[prefix..];
+    let quote = body
+        .chars()
+        .next()
+        .filter(|c| matches!(c, '"' | '\'') || !py && *c == '`')?;
+    let triple: String = std::iter::repeat_n(quote, 3).collect();
+    let (open, close) = match py && body.starts_with(&triple) {
+        true => (3, triple.as_str()),
+        false => (1, &body[..1]),
+    };
+    let mut escaped = false;
+    for (i, c) in body[open..].char_indices() {
+        if escaped {
+            escaped = false;
+        } else if c == '\\' {
+            escaped = true;
+        } else if body[open + i..].starts_with(close) {
+            return Some(prefix + open + i + close.len());
+        } else if c == '\n' && open == 1 && quote != '`' {
+            return None;
+        }
+    }
+    None
+}
+
 /// Whether `written` is nothing but string literals joined by `+` (and, in Python, by being
 /// adjacent), within parentheses at most: a text. An f-string or a template literal counts as a
 /// literal; a prefix other than `f`/`r`/`u` (bytes) does not.
@@ -661,50 +791,10 @@ fn joined_strings(written: &str, dialect: Dialect) -> bool {
                 None => return false,
             }
         }
-        // A Python prefix (`f`, `r`, `u`, `rf`, ...), then the literal.
-        let prefix = match py {
-            true => rest
-                .find(['"', '\''])
-                .filter(|&i| {
-                    i <= 2
-                        && rest[..i]
-                            .chars()
-                            .all(|c| matches!(c, 'f' | 'F' | 'r' | 'R' | 'u' | 'U'))
-                })
-                .unwrap_or(0),
-            false => 0,
-        };
-        let body = &rest[prefix..];
-        let Some(quote) = body
-            .chars()
-            .next()
-            .filter(|c| matches!(c, '"' | '\'') || !py && *c == '`')
-        else {
+        let Some(end) = string_literal_end(rest, dialect) else {
             return false;
         };
-        let triple: String = std::iter::repeat_n(quote, 3).collect();
-        let (open, close) = match py && body.starts_with(&triple) {
-            true => (3, triple.as_str()),
-            false => (1, &body[..1]),
-        };
-        let mut end = None;
-        let mut escaped = false;
-        for (i, c) in body[open..].char_indices() {
-            if escaped {
-                escaped = false;
-            } else if c == '\\' {
-                escaped = true;
-            } else if body[open + i..].starts_with(close) {
-                end = Some(open + i + close.len());
-                break;
-            } else if c == '\n' && open == 1 && quote != '`' {
-                return false;
-            }
-        }
-        let Some(end) = end else {
-            return false;
-        };
-        rest = &body[end..];
+        rest = &rest[end..];
         literals += 1;
     }
 }
@@ -743,7 +833,37 @@ fn is_list_expression(written: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::{Dialect, joined_strings};
+    use super::{Dialect, joined_strings, textual_expression};
+
+    #[test]
+    fn expressions_that_make_a_text() {
+        let py = Dialect::Python;
+        let js = Dialect::JavaScript;
+        assert!(textual_expression(r#"f"a {x}""#, py));
+        assert!(textual_expression(r#"rf'a {x}'"#, py));
+        assert!(textual_expression("`a ${x}`", js));
+        assert!(textual_expression(r#""Describe {name}".format(name=n)"#, py));
+        assert!(textual_expression(r#""""a (b)""".format(x=")")"#, py));
+        assert!(textual_expression(r#""\n".join(lines)"#, py));
+        assert!(textual_expression(r#"str(value)"#, py));
+        assert!(textual_expression(r#"json.dumps({"a": 1})"#, py));
+        assert!(textual_expression("JSON.stringify(body)", js));
+        assert!(textual_expression("`  ${x}  `.trim()", js));
+        // Not a text: bytes, what a method makes of the text, a name's method, a typed part.
+        assert!(!textual_expression(r#"b"a""#, py));
+        assert!(!textual_expression(r#""a {x}".format(x=x).encode()"#, py));
+        assert!(!textual_expression(r#"str(x).encode("utf-8")"#, py));
+        assert!(textual_expression(
+            r#"prompt_template.format(input_entity=name)"#,
+            py
+        ));
+        assert!(!textual_expression(r#"template.format(x=x).encode()"#, py));
+        assert!(!textual_expression(r#"template.render(x=x)"#, py));
+        assert!(!textual_expression(r#"f"{x}".split()"#, py));
+        assert!(!textual_expression(r#"types.Part.from_text(text=f"{x}")"#, py));
+        assert!(!textual_expression("str(x)", js));
+        assert!(!textual_expression("String(x)", py));
+    }
 
     #[test]
     fn joined_string_literals_are_text() {

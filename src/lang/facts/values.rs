@@ -52,6 +52,7 @@ impl Analyzer<'_> {
             single_use: false,
             shared: None,
             grown: false,
+            text_parameter: false,
         };
         if let Resolution::Bound(binding, count) = self.scopes.names.resolve(&name, scope, self.start(node))
             && binding.scope == scope
@@ -80,6 +81,12 @@ impl Analyzer<'_> {
                 // (`contents.push(part)` in an `if`).
                 out.single_use = only_here && reads.is_empty() && opaque.is_empty();
             }
+        }
+        // A parameter bound once (never assigned again) whose annotation says it is a string.
+        if let Resolution::Bound(binding, 1) = self.scopes.names.resolve(&name, scope, self.start(node))
+            && let BindingKind::Parameter { annotation } = binding.kind
+        {
+            out.text_parameter = matches!(self.src(annotation).trim(), "str" | "string");
         }
         // Only a `config=` keyword argument is looked at: Python's (difference 11).
         if !out.single_use && depth == 0 {
