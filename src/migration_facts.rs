@@ -355,12 +355,40 @@ pub enum ReadKind {
     /// `response.executable_code` (`executableCode`), the code of the first code execution part,
     /// or `response.code_execution_result` (`result`), its output.
     Code { result: bool },
+    /// `response.candidates[0].content.parts[0].inline_data` (`inlineData`), the first part's
+    /// media (an audio or an image the request asked for); `data` when its bytes are read
+    /// (`.inline_data.data`).
+    InlineData { data: bool },
+    /// A step of the way to the first part's text or media (`response.candidates`,
+    /// `...candidates[0].content.parts`, `...parts[0].inline_data.data`), only tested for truth
+    /// (`if not response.candidates or ...`): whether there is an answer.
+    Tested,
 }
 
 impl ReadKind {
     /// What a read `R.candidates<chain>` is, from its chain of steps after `candidates` (`[0]`,
     /// `.content`, `.parts`, ...) in either spelling; `None` when it does not reach the content.
     pub fn of_candidates_chain(chain: &str) -> Option<ReadKind> {
+        Self::of_chain(chain)
+    }
+
+    /// [`ReadKind::of_candidates_chain`] for a chain only tested for truth: a step of the way to
+    /// the first part's text or media is [`ReadKind::Tested`].
+    pub fn of_tested_candidates_chain(chain: &str) -> Option<ReadKind> {
+        const WAYS: &[&str] = &[
+            "[0].content.parts[0].inline_data.data",
+            "[0].content.parts[0].inlineData.data",
+            "[0].content.parts[0].text",
+        ];
+        if WAYS.iter().any(|way| {
+            way.starts_with(chain) && (way.len() == chain.len() || way[chain.len()..].starts_with(['.', '[']))
+        }) {
+            return Some(ReadKind::Tested);
+        }
+        Self::of_chain(chain)
+    }
+
+    fn of_chain(chain: &str) -> Option<ReadKind> {
         let grounding = [
             ".grounding_metadata",
             ".groundingMetadata",
@@ -375,6 +403,18 @@ impl ReadKind {
         }
         if chain.contains(".function_call") || chain.contains(".functionCall") {
             return Some(ReadKind::PartFunctionCall);
+        }
+        for media in [
+            "[0].content.parts[0].inline_data",
+            "[0].content.parts[0].inlineData",
+        ] {
+            if let Some(rest) = chain.strip_prefix(media)
+                && matches!(rest, "" | ".data")
+            {
+                return Some(ReadKind::InlineData {
+                    data: !rest.is_empty(),
+                });
+            }
         }
         Some(ReadKind::Candidates {
             simple_text: chain == "[0].content.parts[0].text",

@@ -124,6 +124,47 @@ fn read_edit(
             };
             Ok(vec![Edit::replace(read.range.clone(), code)])
         }
+        // The first part's media, as the interaction's output of the kind the request asks for.
+        ReadKind::InlineData { data } => {
+            let Some(output) = output_media(call, text) else {
+                return Err(format!(
+                    "{at}: `{written}` reads the first part's media, and the request asks for no audio or image \
+                     output (`response_modalities`) that says which output of an interaction it is"
+                ));
+            };
+            if !data {
+                return Err(format!(
+                    "{at}: `{written}` reads the first part's media whole, which an interaction holds as \
+                     `{output}` (its data in base64)"
+                ));
+            }
+            let code = match dialect {
+                // Bytes, as `inline_data.data` held them.
+                Dialect::Python => format!("base64.b64decode({receiver}.{output}.data)"),
+                // Base64 already, as `inlineData.data` held it.
+                _ => format!("{receiver}.{output}?.data"),
+            };
+            let mut edits = import_edits(&code, doc, read.range.start)?;
+            edits.push(after_receiver(read.range.clone(), code));
+            Ok(edits)
+        }
+        // Whether there is an answer: the output the request asks for.
+        ReadKind::Tested => {
+            let raw = text.get(read.range.clone()).unwrap_or_default();
+            let media = raw.contains("inline_data") || raw.contains("inlineData");
+            let code = match output_media(call, text) {
+                Some(output) if media && raw.ends_with(".data") => format!("{receiver}.{output}.data"),
+                Some(output) => format!("{receiver}.{output}"),
+                None if !media => dialect.answer_text(receiver),
+                None => {
+                    return Err(format!(
+                        "{at}: `{written}` tests the first part's media, and the request asks for no audio or \
+                         image output (`response_modalities`) that says which output of an interaction it is"
+                    ));
+                }
+            };
+            Ok(vec![after_receiver(read.range.clone(), code)])
+        }
         ReadKind::FunctionCalls | ReadKind::PartFunctionCall => Err(format!(
             "{at}: `{written}` reads function calls, which an interaction holds as `function_call` steps"
         )),
@@ -133,6 +174,33 @@ fn read_edit(
         ReadKind::Candidates { simple_text: false } => Err(format!(
             "{at}: `{written}` reads the candidates, which an interaction holds as steps"
         )),
+    }
+}
+
+/// The output of an interaction that holds the media `call` asks for: `output_audio` when its
+/// config's `response_modalities` names `AUDIO`, `output_image` when it names `IMAGE` (and not
+/// audio); `None` otherwise.
+fn output_media(call: &Call, text: &str) -> Option<&'static str> {
+    let config = call.arg("config")?.value.resolved_map()?;
+    let modalities = config
+        .entries
+        .iter()
+        .find(|e| snake_case(&e.key) == "response_modalities")?;
+    let crate::migration_facts::ValueKind::List(items) = &modalities.value.kind else {
+        return None;
+    };
+    let named = |what: &str| {
+        items.iter().any(|item| {
+            text.get(item.range.clone())
+                .is_some_and(|t| t.to_ascii_uppercase().contains(what))
+        })
+    };
+    if named("AUDIO") {
+        Some("output_audio")
+    } else if named("IMAGE") {
+        Some("output_image")
+    } else {
+        None
     }
 }
 

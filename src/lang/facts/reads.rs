@@ -189,6 +189,18 @@ impl Analyzer<'_> {
 
     /// From `R.candidates`, the read the whole chain makes: `R.candidates[0].content.parts...`.
     fn candidates_chain(&self, candidates: NodeId) -> Option<(ReadKind, Range<usize>)> {
+        let (chain, top) = self.chain_after(candidates);
+        // `?.` and `!` change nothing read: `output_text` is the answer or nothing, as the chain was.
+        let kind = match self.is_test(top) {
+            true => ReadKind::of_tested_candidates_chain(&chain)?,
+            false => ReadKind::of_candidates_chain(&chain)?,
+        };
+        Some((kind, self.start(candidates)..self.end(top)))
+    }
+
+    /// The steps read after `candidates` (`[0].content.parts`), up to a method call, and the
+    /// node of the last.
+    fn chain_after(&self, candidates: NodeId) -> (String, NodeId) {
         let mut top = candidates;
         let mut steps: Vec<String> = Vec::new();
         while let Some(parent) = self.parent(top) {
@@ -211,9 +223,7 @@ impl Analyzer<'_> {
             steps.push(step);
             top = parent;
         }
-        // `?.` and `!` change nothing read: `output_text` is the answer or nothing, as the chain was.
-        let kind = ReadKind::of_candidates_chain(&steps.concat())?;
-        Some((kind, self.start(candidates)..self.end(top)))
+        (steps.concat(), top)
     }
 
     /// Every binding the receiver can come from is an interactions result.

@@ -188,7 +188,7 @@ impl Analyzer<'_> {
 
     /// Whether `node` is the condition of an `if`, a `while` or a conditional expression, or an
     /// operand of a logical expression that is (its value is only tested for truth).
-    fn is_test(&self, node: NodeId) -> bool {
+    pub(super) fn is_test(&self, node: NodeId) -> bool {
         match self.parent(node).map(|p| (p, self.kind(p))) {
             Some((_, Kind::If(i))) => i.test == node,
             Some((_, Kind::While { test, .. })) => *test == node,
