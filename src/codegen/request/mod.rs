@@ -247,7 +247,10 @@ fn rewrite_one(
         } else {
             config.range.clone()
         };
-        if doc.facts().has_comment_in(&replaced) {
+        // Its comments are kept on lines of their own before the arguments it becomes, when the
+        // arguments sit on lines of their own.
+        let comments = config_comments(call, &replaced, doc);
+        if doc.facts().has_comment_in(&replaced) && (placed.arguments.is_empty() || comments.is_none()) {
             return Err("a comment in the config would be lost".into());
         }
         if placed.arguments.is_empty() {
@@ -257,7 +260,7 @@ fn rewrite_one(
             let arguments = placed.arguments.join(&separator);
             // A schema written as pydantic writes it needs `import pydantic`.
             edits.extend(import_edits(&arguments, doc, call.range.start)?);
-            edits.push(Edit::replace(replaced, arguments));
+            edits.push(Edit::replace(replaced, comments.unwrap_or_default() + &arguments));
         }
         edits.extend(placed.removals.into_iter().map(|r| Edit::replace(r, "")));
     }
@@ -270,6 +273,51 @@ fn rewrite_one(
     }
     edits.sort_by_key(|e| (e.range.start, e.range.end));
     Ok(merge_insertions(edits))
+}
+
+/// The comments in `range` (a config's text), each on a line of its own at the indentation of
+/// `call`'s arguments, to write before what replaces it; `None` when the arguments do not sit on
+/// lines of their own, or when a comment is a directive to a tool about the line it is on or
+/// the next (`# type: ignore`, `// @ts-expect-error`, `# noqa`), which a move would point at
+/// another line.
+fn config_comments(call: &Call, range: &std::ops::Range<usize>, doc: &Document) -> Option<String> {
+    const DIRECTIVES: &[&str] = &[
+        "@ts-",
+        "eslint-",
+        "biome-ignore",
+        "prettier-ignore",
+        "istanbul ",
+        "c8 ",
+        "type:",
+        "noqa",
+        "pyright:",
+        "pylint:",
+        "mypy:",
+        "fmt:",
+        "nosec",
+        "pragma",
+        "interlint:",
+    ];
+    let indent = call.arg_indent.as_ref()?;
+    let comments: Vec<&str> = doc
+        .facts()
+        .comments
+        .iter()
+        .filter(|c| c.start >= range.start && c.end <= range.end)
+        .filter_map(|c| doc.text.get(c.clone()))
+        .collect();
+    if comments
+        .iter()
+        .any(|comment| DIRECTIVES.iter().any(|d| comment.contains(d)))
+    {
+        return None;
+    }
+    Some(
+        comments
+            .iter()
+            .map(|comment| format!("{}\n{indent}", comment.trim_end()))
+            .collect(),
+    )
 }
 
 /// A call's config as interactions arguments.
