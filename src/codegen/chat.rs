@@ -13,7 +13,7 @@
 
 use std::ops::Range;
 
-use super::request::contents::input_value;
+use super::request::contents::{conversation_steps, input_value, user_input_step};
 use super::request::{ConfigArguments, config_arguments};
 use super::writer::Dialect;
 use super::writer::edits::statement_removal;
@@ -76,14 +76,16 @@ fn chat_edits_in(
     if create.spread || !create.positional.is_empty() {
         return Err("the chat's arguments are not all known".into());
     }
+    // A history written here is sent as steps before the first turn's message.
+    let mut history: &[crate::migration_facts::Value] = &[];
     for entry in &create.args {
         match entry.key.as_str() {
             "model" | "config" => {}
-            "history" if matches!(&entry.value.kind, ValueKind::List(items) if items.is_empty()) => {}
+            "history" if let ValueKind::List(items) = &entry.value.kind => history = items,
             "history" => {
                 return Err(
-                    "the chat starts from a history the client keeps; an interaction continues one the \
-                     service keeps"
+                    "the chat starts from a history the client keeps, not written in its creation; an \
+                     interaction continues one the service keeps"
                         .into(),
                 );
             }
@@ -117,6 +119,18 @@ fn chat_edits_in(
         return Err(format!("`{}` sends no turn in this module", unit.name));
     }
     let straight = unit.in_order();
+    let history = match history {
+        [] => Vec::new(),
+        _ if !straight => {
+            return Err(
+                "the chat starts from a history, and its turns are not sent once each, in order: the first \
+                 request, which would carry it, is not known"
+                    .into(),
+            );
+        }
+        turns => conversation_steps(turns, text, dialect, &config.content)
+            .map_err(|why| format!("the chat starts from a history, and {why}"))?,
+    };
     let id_name = match dialect {
         Dialect::Python => format!("{}_id", unit.name),
         _ => format!("{}Id", unit.name),
@@ -143,6 +157,25 @@ fn chat_edits_in(
         }
         let message = message(call, dialect).map_err(|why| format!("{at}: {why}"))?;
         let input = match input_value(message, text, dialect, &config.content) {
+            // The first turn carries the history, then its message as the user's step.
+            _ if i == 0 && !history.is_empty() => {
+                let step = user_input_step(message, text, dialect, &config.content)
+                    .map_err(|why| format!("{at}: the chat starts from a history, and {why}"))?;
+                let steps: Vec<String> = history.iter().cloned().chain([step]).collect();
+                // A step a line, under the arguments' indentation.
+                let step = match dialect {
+                    Dialect::JavaScript => "  ",
+                    _ => "    ",
+                };
+                let argument_indent = format!("{}{step}", turn.indent);
+                let lines: String = steps
+                    .iter()
+                    .map(|s| format!("{argument_indent}{step}{s},\n"))
+                    .collect();
+                let converted = format!("[\n{lines}{argument_indent}]");
+                edits.extend(import_edits(&converted, doc, turn.call.start)?);
+                converted
+            }
             Ok(Some(converted)) => {
                 edits.extend(import_edits(&converted, doc, turn.call.start)?);
                 converted

@@ -109,12 +109,15 @@ fn convert(
                 .iter()
                 .filter(|item| item.as_map().is_some_and(is_turn))
                 .count();
+            // A conversation written here: its turns as steps, or why not.
             if turns > 1 {
-                return Err(
-                    "the contents are a conversation (turns with roles): the interactions endpoint keeps it \
-                     with `previous_interaction_id` (MIG003)"
-                        .into(),
-                );
+                let steps = conversation_steps(items, text, dialect, settings).map_err(|why| {
+                    format!(
+                        "the contents are a conversation (turns with roles), and {why}; the interactions \
+                         endpoint keeps a conversation with `previous_interaction_id` (MIG003)"
+                    )
+                })?;
+                return Ok(Some(list_written(&steps, raw, text, value.range.start)));
             }
             let mut contents: Vec<String> = Vec::with_capacity(items.len());
             for item in items {
@@ -189,16 +192,7 @@ fn convert(
                     }
                 }
             }
-            // A list written over several lines keeps one item a line.
-            if raw.contains('\n') {
-                let indent = crate::migration_facts::line_indent(text, value.range.start);
-                let items: String = contents
-                    .iter()
-                    .map(|item| format!("{indent}    {item},\n"))
-                    .collect();
-                return Ok(Some(format!("[\n{items}{indent}]")));
-            }
-            Ok(Some(format!("[{}]", contents.join(", "))))
+            Ok(Some(list_written(&contents, raw, text, value.range.start)))
         }
         ValueKind::Map(map) => match single_text_part(map, text) {
             Some(inner) => Ok(Some(inner)),
@@ -286,6 +280,26 @@ fn convert(
     }
 }
 
+/// `items` written as a list in place of `raw`, the list written at `at`: one item a line when
+/// `raw` spans several lines.
+fn list_written(items: &[String], raw: &str, text: &str, at: usize) -> String {
+    if let Some(first_item_line) = raw.split('\n').nth(1) {
+        let indent = crate::migration_facts::line_indent(text, at);
+        // The items' indentation as written, else one step of four spaces.
+        let written = &first_item_line[..first_item_line.len() - first_item_line.trim_start().len()];
+        let item_indent = match written.len() > indent.len() && written.starts_with(indent.as_str()) {
+            true => written.to_string(),
+            false => format!("{indent}    "),
+        };
+        let items: String = items
+            .iter()
+            .map(|item| format!("{item_indent}{item},\n"))
+            .collect();
+        return format!("[\n{items}{indent}]");
+    }
+    format!("[{}]", items.join(", "))
+}
+
 /// A value the interactions endpoint takes as a plain string: a string, a name or expression not
 /// known to hold anything else, or a content of a single text part (its text).
 pub(crate) fn string_value(value: &Value, text: &str) -> Option<String> {
@@ -357,6 +371,146 @@ pub(crate) fn single_text_value(value: &Value) -> Option<&Value> {
         [entry] if entry.key == "text" && matches!(entry.value.kind, ValueKind::Str(_)) => Some(&entry.value),
         _ => None,
     }
+}
+
+/// The turns of a conversation written in the code (`[types.Content(role="user", parts=[...]),
+/// types.ModelContent("..."), {"role": "model", "parts": "..."}]`) as interactions steps, a
+/// user's turn as a `user_input` step and the model's as a `model_output` step, each holding
+/// its parts as contents; why not when one of them cannot be written.
+pub(crate) fn conversation_steps(
+    turns: &[Value],
+    text: &str,
+    dialect: Dialect,
+    settings: ContentSettings<'_>,
+) -> Result<Vec<String>, String> {
+    turns
+        .iter()
+        .map(|turn| turn_step(turn, text, dialect, settings))
+        .collect()
+}
+
+/// A user's message (a chat's turn) as a `user_input` step, to follow the steps of a history:
+/// a text as a text content, or the contents it converts to; why not when it is not known to be
+/// either.
+pub(crate) fn user_input_step(
+    message: &Value,
+    text: &str,
+    dialect: Dialect,
+    settings: ContentSettings<'_>,
+) -> Result<String, String> {
+    let written = text.get(message.range.clone()).unwrap_or_default();
+    let contents = if is_textual(message, text, dialect) {
+        format!("[{}]", text_content(written, dialect))
+    } else {
+        match input_value(message, text, dialect, settings)? {
+            Some(converted) if converted.starts_with('[') => converted,
+            _ => {
+                return Err(format!(
+                    "the message `{}` is not known to be text or contents interlint writes",
+                    crate::diagnostic::one_line(written)
+                ));
+            }
+        }
+    };
+    Ok(dialect.map(&[
+        ("type".to_string(), dialect.string("user_input")),
+        ("content".to_string(), contents),
+    ]))
+}
+
+/// One turn as an interactions step ([`conversation_steps`]).
+fn turn_step(
+    turn: &Value,
+    text: &str,
+    dialect: Dialect,
+    settings: ContentSettings<'_>,
+) -> Result<String, String> {
+    static CLASS: std::sync::LazyLock<Option<regex::Regex>> = std::sync::LazyLock::new(|| {
+        regex::Regex::new(r#"(?s)^(?:[A-Za-z_][\w.]*\.)?(?P<role>User|Model)Content\(\s*(?:parts\s*=\s*)?(?P<part>.*?)\s*,?\s*\)$"#)
+            .ok()
+    });
+    let written = text.get(turn.range.clone()).unwrap_or_default();
+    let cannot = |why: &str| {
+        format!(
+            "the turn `{}` cannot be written as an interactions step: {why}",
+            crate::diagnostic::one_line(written)
+        )
+    };
+    let step = |role: &str, contents: Vec<String>| -> Result<String, String> {
+        let kind = match role {
+            "user" => "user_input",
+            "model" => "model_output",
+            other => return Err(cannot(&format!("its role is `{other}`"))),
+        };
+        Ok(dialect.map(&[
+            ("type".to_string(), dialect.string(kind)),
+            ("content".to_string(), format!("[{}]", contents.join(", "))),
+        ]))
+    };
+    let Some(map) = turn.as_map() else {
+        return Err(cannot("it is not a content with a role"));
+    };
+    // `types.UserContent("...")`: its class sets the role, its one argument is the text.
+    if !map.complete
+        && map.entries.is_empty()
+        && let Some(caps) = CLASS.as_ref().and_then(|c| c.captures(written.trim()))
+        && let (Some(role), Some(part)) = (caps.name("role"), caps.name("part"))
+    {
+        let part = part.as_str();
+        let literal = string_literal_end(part, dialect) == Some(part.len());
+        if !(literal || textual_expression(part, dialect)) {
+            return Err(cannot("its part is not known to be text"));
+        }
+        return step(
+            &role.as_str().to_ascii_lowercase(),
+            vec![text_content(part, dialect)],
+        );
+    }
+    if !map.complete {
+        return Err(cannot("its fields are not all known"));
+    }
+    let Some(role) = turn_role(map) else {
+        return Err(cannot("its role is not written as a string"));
+    };
+    let mut contents = Vec::new();
+    for entry in &map.entries {
+        match (snake_case(&entry.key).as_str(), &entry.value.kind) {
+            ("role", _) => {}
+            // The legacy client's `"parts": "text"`.
+            ("parts", ValueKind::Str(_)) => contents.push(text_content(
+                text.get(entry.value.range.clone()).unwrap_or_default(),
+                dialect,
+            )),
+            ("parts", ValueKind::List(parts)) => {
+                for part in parts {
+                    let part_text = text.get(part.range.clone()).unwrap_or_default();
+                    let single = part.as_map().and_then(|m| single_text_part(m, text));
+                    let content = match single {
+                        _ if is_textual(part, text, dialect) => text_content(part_text, dialect),
+                        Some(inner) => text_content(&inner, dialect),
+                        None => match part_content(part_text, dialect)
+                            .or_else(|| map_part_content(part, text, dialect))
+                        {
+                            Some(content) => content.write(settings, dialect)?,
+                            None => {
+                                return Err(cannot(&format!(
+                                    "its part `{}` has no interactions content interlint writes",
+                                    crate::diagnostic::one_line(part_text)
+                                )));
+                            }
+                        },
+                    };
+                    contents.push(content);
+                }
+            }
+            (key, _) => {
+                return Err(cannot(&format!(
+                    "its `{key}` is not a list of parts written here"
+                )));
+            }
+        }
+    }
+    step(role, contents)
 }
 
 /// The statement binding `name` to `bound` declares its type (`contents: list[types.Content] =
