@@ -1111,6 +1111,9 @@ pub struct LegacyRequest {
     /// A chat's turn: the previous interaction's id as the call passes it (`response.id`,
     /// `chat_id`), when there is one.
     pub previous: Option<String>,
+    /// The first turn of a chat started from a history written in its creation: the history's
+    /// turns, sent before the turn's message.
+    pub history: Vec<Value>,
 }
 
 /// A legacy model's id as the new call writes it: a `models/` prefix dropped (a literal is

@@ -19,7 +19,7 @@ use crate::migration_facts::{
 };
 use crate::tables::Tables;
 
-use super::request::contents::input_value;
+use super::request::contents::{conversation_steps, input_value, user_input_step};
 use super::request::fields::place_entries;
 use super::writer::Dialect;
 use super::writer::edits::statement_removal;
@@ -176,7 +176,30 @@ pub fn rewrite_unit(found: &Found, dialect: Dialect, settings: &Tables) -> Resul
             .is_some_and(|id| settings.is_newest_generation(id));
         let placed = place_entries(&request.config, newest, text, settings, dialect)?;
         let written = text.get(request.contents.range.clone()).unwrap_or_default();
-        let converted = input_value(&request.contents, text, dialect, &placed.content)?;
+        let converted = match request.history.as_slice() {
+            [] => input_value(&request.contents, text, dialect, &placed.content)?,
+            // A chat's first turn: the history it started from, then its message, as steps.
+            history => {
+                let mut steps = conversation_steps(history, text, dialect, &placed.content)
+                    .map_err(|why| format!("the chat starts from a history, and {why}"))?;
+                steps.push(
+                    user_input_step(&request.contents, text, dialect, &placed.content)
+                        .map_err(|why| format!("the chat starts from a history, and {why}"))?,
+                );
+                // A step a line, under the arguments' indentation.
+                let step = if dialect == Dialect::JavaScript {
+                    "  "
+                } else {
+                    "    "
+                };
+                let indent = format!(
+                    "{}{step}",
+                    crate::migration_facts::line_indent(text, request.call.start)
+                );
+                let lines: String = steps.iter().map(|s| format!("{indent}{step}{s},\n")).collect();
+                Some(format!("[\n{lines}{indent}]"))
+            }
+        };
         let contents = converted.as_deref().unwrap_or(written);
         let mut arguments = vec![
             dialect.argument("model", &request.model),

@@ -242,31 +242,35 @@ impl Analyzer<'_> {
     /// read as the unit's requests' are (see [`Analyzer::legacy_chat`]).
     fn javascript_chat(&self, model: &Model, chat: NodeId, unit: &mut LegacyUnit) -> Outcome<()> {
         let line = self.line(chat);
+        let mut history = Vec::new();
         match self.args(chat) {
             [] => {}
             [only] if only.kind == ArgKind::Positional => {
                 let map = self.dict_map(only.value, model.scope, 0);
-                let empty_history = |e: &crate::migration_facts::Entry| {
-                    e.key == "history"
-                        && matches!(&e.value.kind, crate::migration_facts::ValueKind::List(items) if items.is_empty())
-                };
                 if !map.complete || !matches!(self.kind(only.value), Kind::Dict(_)) {
                     return Err(format!(
                         "line {line}: the chat's parameters are not an object literal"
                     ));
                 }
-                if let Some(entry) = map.entries.iter().find(|e| !empty_history(e)) {
-                    return Err(match entry.key.as_str() {
-                        "history" => format!("line {line}: {CHAT_HISTORY}"),
-                        key => format!(
-                            "line {line}: the chat is started with `{key}`, which has no place in an interactions request"
-                        ),
-                    });
+                for entry in map.entries {
+                    match (entry.key.as_str(), entry.value.kind) {
+                        // A history written here goes with the first turn.
+                        ("history", crate::migration_facts::ValueKind::List(items)) => history = items,
+                        ("history", _) => {
+                            return Err(format!("line {line}: {CHAT_HISTORY}"));
+                        }
+                        (key, _) => {
+                            return Err(format!(
+                                "line {line}: the chat is started with `{key}`, which has no place in an interactions \
+                                 request"
+                            ));
+                        }
+                    }
                 }
             }
             _ => return Err(format!("line {line}: the chat's arguments are not one object")),
         }
-        self.legacy_chat(chat, "Id", unit, &mut |turn, unit| {
+        self.legacy_chat(chat, "Id", history, unit, &mut |turn, unit| {
             let (request, inlined) = self.javascript_request(model, turn)?;
             unit.removals.extend(inlined);
             self.result_reads(turn, unit)?;

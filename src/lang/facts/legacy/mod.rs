@@ -32,8 +32,8 @@ type Imports<'b> = [&'b Binding<BindingKind>];
 type ModelText = Outcome<(String, Option<String>)>;
 
 /// Why a chat started from a history is not migrated.
-const CHAT_HISTORY: &str =
-    "the chat starts from a history the client keeps; an interaction continues one the service keeps";
+const CHAT_HISTORY: &str = "the chat starts from a history the client keeps, not written in its creation; an interaction continues one \
+     the service keeps";
 
 /// How a language's legacy package spells what the units are made of (rules/clients.toml
 /// `[legacy-spelling]`); a name the package does not have is empty.
@@ -254,6 +254,7 @@ impl Analyzer<'_> {
         &self,
         chat: NodeId,
         id_suffix: &str,
+        history: Vec<Value>,
         unit: &mut LegacyUnit,
         request: &mut dyn FnMut(NodeId, &mut LegacyUnit) -> Outcome<crate::migration_facts::LegacyRequest>,
     ) -> Outcome<()> {
@@ -276,6 +277,15 @@ impl Analyzer<'_> {
             ));
         }
         let straight = chat_unit.in_order();
+        // A history goes with the first request, which only a chat whose turns run once each,
+        // in order, knows.
+        if !history.is_empty() && !straight {
+            return Err(format!(
+                "{}: the chat starts from a history, and its turns are not sent once each, in order: the first \
+                 request, which would carry it, is not known",
+                at(chat)
+            ));
+        }
         let id_name = format!("{}{id_suffix}", chat_unit.name);
         if !straight && self.name_taken(&id_name, scope) {
             return Err(format!(
@@ -299,6 +309,9 @@ impl Analyzer<'_> {
                 return Err(format!("{line}: {why}"));
             }
             let mut legacy = request(node, unit)?;
+            if i == 0 {
+                legacy.history = history.clone();
+            }
             legacy.previous = if straight {
                 i.checked_sub(1)
                     .and_then(|p| chat_unit.turns[p].result.as_ref())
@@ -673,6 +686,7 @@ impl Analyzer<'_> {
             model_id,
             stream: false,
             previous: None,
+            history: Vec::new(),
         }
     }
 

@@ -531,11 +531,19 @@ impl Analyzer<'_> {
         let start_args = self
             .plain_args(chat)
             .ok_or("the chat's arguments are not a plain list")?;
+        let mut history = Vec::new();
         for arg in start_args {
             match &arg.kind {
+                // A history written here goes with the first turn.
                 ArgKind::Keyword(k)
-                    if &*k.name == "history"
-                        && matches!(self.kind(arg.value), Kind::List(l) if l.items.is_empty()) => {}
+                    if &*k.name == "history" && matches!(self.kind(arg.value), Kind::List(_)) =>
+                {
+                    if let crate::migration_facts::ValueKind::List(items) =
+                        self.value(arg.value, self.call_scope(chat), 0).kind
+                    {
+                        history = items;
+                    }
+                }
                 ArgKind::Keyword(k) if &*k.name == "history" => {
                     return Err(format!("line {line}: {CHAT_HISTORY}"));
                 }
@@ -553,7 +561,7 @@ impl Analyzer<'_> {
                 }
             }
         }
-        self.legacy_chat(chat, "_id", unit, &mut |turn, unit| {
+        self.legacy_chat(chat, "_id", history, unit, &mut |turn, unit| {
             let (request, inlined) = self.python_request(model.call, turn, consumed)?;
             unit.removals.extend(inlined);
             Ok(request)
