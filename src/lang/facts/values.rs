@@ -82,6 +82,13 @@ impl Analyzer<'_> {
                 out.single_use = only_here && reads.is_empty() && opaque.is_empty();
             }
         }
+        // A file uploaded, then fetched again while the service processes it (`f =
+        // client.files.get(name=f.name)`): still the file uploaded, whose path tells its kind.
+        if let Some(upload) = self.refreshed_upload(&name, scope) {
+            out.value = Some(self.value(upload, scope, depth + 1));
+            out.statement = None;
+            out.single_use = false;
+        }
         // A parameter bound once (never assigned again) whose annotation says it is a string.
         if let Resolution::Bound(binding, 1) = self.scopes.names.resolve(&name, scope, self.start(node))
             && let BindingKind::Parameter { annotation } = binding.kind
@@ -93,6 +100,35 @@ impl Analyzer<'_> {
             out.shared = self.shared_config(&name, node, scope).map(Box::new);
         }
         out
+    }
+
+    /// The upload `name` is bound to in `scope` when every other binding of it there fetches the
+    /// same file again by its name (`f = client.files.get(name=f.name)`, the legacy
+    /// `genai.get_file(f.name)`, `await ai.files.get({ name: f.name })`).
+    fn refreshed_upload(&self, name: &str, scope: usize) -> Option<NodeId> {
+        let bindings = self.scopes.names.all_bindings(name, scope);
+        if bindings.len() < 2 {
+            return None;
+        }
+        let mut upload = None;
+        for binding in bindings {
+            let BindingKind::Assign { value, .. } = binding.kind else {
+                return None;
+            };
+            let written = self.src(value);
+            let call = written.strip_prefix("await").unwrap_or(written).trim_start();
+            if call.contains("files.upload(") || call.contains("upload_file(") {
+                if upload.replace(value).is_some() {
+                    return None;
+                }
+            } else if !((call.contains("files.get(") || call.contains("get_file("))
+                && call.ends_with(')')
+                && call.contains(&format!("{name}.name")))
+            {
+                return None;
+            }
+        }
+        upload
     }
 
     /// Whether one of `reads` (of a name bound to a list) changes the list in place: a call of a
