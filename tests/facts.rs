@@ -1032,7 +1032,7 @@ async function ask(prompt) {
     );
     insta::assert_snapshot!(facts, @r#"
     call Create `client.models.generate_content` model="gemini-2.0-flash" method=`models.generate_content`
-      arg model: name MODEL (first +,)
+      arg model: name MODEL = "gemini-2.0-flash" (first +,)
       arg contents: name prompt (last ,+)
       insert after arg contents
     "#);

@@ -82,6 +82,17 @@ impl Analyzer<'_> {
                 out.single_use = only_here && reads.is_empty() && opaque.is_empty();
             }
         }
+        // A module's string constant read in a function (`PROMPT = "..."` bound once, at the top
+        // level): its value, which the function cannot rebind without saying `global`.
+        if out.value.is_none()
+            && let Resolution::Bound(binding, 1) = self.scopes.names.resolve(&name, scope, self.start(node))
+            && binding.scope == 0
+            && binding.scope != scope
+            && let BindingKind::Assign { value, .. } = binding.kind
+            && matches!(self.kind(self.look_through(value)), Kind::Str(_))
+        {
+            out.value = Some(self.value(value, 0, depth + 1));
+        }
         // A file uploaded, then fetched again while the service processes it (`f =
         // client.files.get(name=f.name)`): still the file uploaded, whose path tells its kind.
         if let Some(upload) = self.refreshed_upload(&name, scope) {
