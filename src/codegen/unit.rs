@@ -59,10 +59,84 @@ pub(crate) fn result_edits(
             }
         }
     }
+    // A test repeated by the rewrite goes, with its own edit.
+    let removals = repeated_tests(result, &edits, text);
+    edits.retain(|e| {
+        !removals
+            .iter()
+            .any(|r| r.range.start <= e.range.start && e.range.end <= r.range.end)
+    });
+    edits.extend(removals);
     // Two reads needing one import add it once.
     edits.sort_by_key(|e| (e.range.start, e.range.end));
     edits.dedup();
     Ok(edits)
+}
+
+/// The removals of tests made the same by their rewrite: the steps of the way to an answer
+/// tested one after the other (`not r.candidates or not r.candidates[0].content`) all become
+/// the same output (`not r.output_audio or not r.output_audio`), and a test repeated in the
+/// same logical expression, with the same negation, changes nothing (`A or A` is `A`). Each
+/// repeat goes with the operator before it.
+fn repeated_tests(result: &crate::migration_facts::ResultUses, edits: &[Edit], text: &str) -> Vec<Edit> {
+    static BETWEEN: std::sync::LazyLock<Option<regex::Regex>> = std::sync::LazyLock::new(|| {
+        regex::Regex::new(r"^\s*(?:or|and|\|\||&&)\s*(?P<negation>not\s+|!\s*)?$").ok()
+    });
+    let Some(between_pattern) = BETWEEN.as_ref() else {
+        return Vec::new();
+    };
+    // Each tested read as it is written after its rewrite.
+    let tested: Vec<(&Range<usize>, String)> = result
+        .uses
+        .iter()
+        .filter_map(|u| match u {
+            ResultUse::Read(read) if read.kind == ReadKind::Tested => Some(&read.range),
+            _ => None,
+        })
+        .filter_map(|range| {
+            let edit = edits
+                .iter()
+                .find(|e| e.range.end == range.end && e.range.start >= range.start)?;
+            let kept = text.get(range.start..edit.range.start)?;
+            Some((range, format!("{kept}{}", edit.content)))
+        })
+        .collect();
+    let negation_before = |at: usize| {
+        let before = text.get(..at).unwrap_or_default().trim_end();
+        if before.ends_with('!') {
+            "!"
+        } else if before.ends_with(" not") || before.ends_with("(not") || before == "not" {
+            "not"
+        } else {
+            ""
+        }
+    };
+    let mut removals = Vec::new();
+    // The test kept (where it starts, as written) and where the last test seen ends.
+    let mut kept: Option<(usize, &str, usize)> = None;
+    for (range, written) in &tested {
+        let repeated = kept.is_some_and(|(start, kept_written, end)| {
+            let between = text.get(end..range.start).unwrap_or_default();
+            // `A or A and B` is `A or (A and B)`: the repeat binds to what follows.
+            let after = text.get(range.end..).unwrap_or_default().trim_start();
+            let binds_after = after.starts_with("and") || after.starts_with("&&");
+            between_pattern.captures(between).is_some_and(|caps| {
+                let negation = caps.name("negation").map_or("", |m| m.as_str().trim());
+                let or = caps
+                    .get(0)
+                    .is_some_and(|m| m.as_str().contains("or") || m.as_str().contains("||"));
+                negation == negation_before(start) && !(or && binds_after)
+            }) && kept_written == written
+        });
+        match kept {
+            Some((start, kept_written, end)) if repeated => {
+                removals.push(Edit::replace(end..range.end, ""));
+                kept = Some((start, kept_written, range.end));
+            }
+            _ => kept = Some((range.start, written, range.end)),
+        }
+    }
+    removals
 }
 
 /// A read of a response as the interaction's (with the import it needs).
