@@ -13,7 +13,7 @@
 
 use std::ops::Range;
 
-use super::request::contents::{conversation_steps, input_value, user_input_step};
+use super::request::contents::{conversation_steps, input_value, steps_list, user_input_step};
 use super::request::{ConfigArguments, config_arguments};
 use super::writer::Dialect;
 use super::writer::edits::statement_removal;
@@ -162,17 +162,7 @@ fn chat_edits_in(
                 let step = user_input_step(message, text, dialect, &config.content)
                     .map_err(|why| format!("{at}: the chat starts from a history, and {why}"))?;
                 let steps: Vec<String> = history.iter().cloned().chain([step]).collect();
-                // A step a line, under the arguments' indentation.
-                let step = match dialect {
-                    Dialect::JavaScript => "  ",
-                    _ => "    ",
-                };
-                let argument_indent = format!("{}{step}", turn.indent);
-                let lines: String = steps
-                    .iter()
-                    .map(|s| format!("{argument_indent}{step}{s},\n"))
-                    .collect();
-                let converted = format!("[\n{lines}{argument_indent}]");
+                let converted = steps_list(&steps, &turn.indent, dialect);
                 edits.extend(import_edits(&converted, doc, turn.call.start)?);
                 converted
             }

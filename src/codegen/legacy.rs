@@ -19,7 +19,7 @@ use crate::migration_facts::{
 };
 use crate::tables::Tables;
 
-use super::request::contents::{conversation_steps, input_value, user_input_step};
+use super::request::contents::{conversation_steps, input_value, steps_list, user_input_step};
 use super::request::fields::place_entries;
 use super::writer::Dialect;
 use super::writer::edits::statement_removal;
@@ -186,18 +186,8 @@ pub fn rewrite_unit(found: &Found, dialect: Dialect, settings: &Tables) -> Resul
                     user_input_step(&request.contents, text, dialect, &placed.content)
                         .map_err(|why| format!("the chat starts from a history, and {why}"))?,
                 );
-                // A step a line, under the arguments' indentation.
-                let step = if dialect == Dialect::JavaScript {
-                    "  "
-                } else {
-                    "    "
-                };
-                let indent = format!(
-                    "{}{step}",
-                    crate::migration_facts::line_indent(text, request.call.start)
-                );
-                let lines: String = steps.iter().map(|s| format!("{indent}{step}{s},\n")).collect();
-                Some(format!("[\n{lines}{indent}]"))
+                let indent = crate::migration_facts::line_indent(text, request.call.start);
+                Some(steps_list(&steps, &indent, dialect))
             }
         };
         let contents = converted.as_deref().unwrap_or(written);
