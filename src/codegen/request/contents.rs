@@ -128,7 +128,7 @@ fn convert(
                     (true, _) => contents.push(text_content(written, dialect)),
                     (false, Some(inner)) => contents.push(text_content(&inner, dialect)),
                     // A typed part naming a file by its URI and a literal mime type.
-                    _ if let Some(content) = part_content(written, dialect) => {
+                    _ if let Some(content) = part_content(written, text, dialect) => {
                         contents.push(content.write(settings, dialect)?)
                     }
                     // A name bound to such a part for this use alone.
@@ -136,21 +136,21 @@ fn convert(
                         && name.single_use
                         && let Some(statement) = &name.statement
                         && let Some(bound) = name.value.as_ref().and_then(|v| text.get(v.range.clone()))
-                        && let Some(content) = part_content(bound, dialect) =>
+                        && let Some(content) = part_content(bound, text, dialect) =>
                     {
                         contents.push(content.write(settings, dialect)?);
                         rewrites.push(Edit::replace(statement_removal(text, statement.clone()), ""));
                     }
                     _ if let ValueKind::Name(name) = &item.kind
                         && let Some(bound) = name.value.as_ref().and_then(|v| text.get(v.range.clone()))
-                        && part_content(bound, dialect).is_some() =>
+                        && part_content(bound, text, dialect).is_some() =>
                     {
                         return Err(format!(
                             "`{}` is bound to a typed part that other code uses too; its binding would have to \
                              be written as an interactions content ({})",
                             name.name,
                             crate::diagnostic::one_line(
-                                part_content(bound, dialect)
+                                part_content(bound, text, dialect)
                                     .and_then(|c| c.write(settings, dialect).ok())
                                     .unwrap_or_default()
                                     .as_str()
@@ -502,7 +502,7 @@ fn turn_step(
                     let content = match single {
                         _ if is_textual(part, text, dialect) => text_content(part_text, dialect),
                         Some(inner) => text_content(&inner, dialect),
-                        None => match part_content(part_text, dialect)
+                        None => match part_content(part_text, text, dialect)
                             .or_else(|| map_part_content(part, text, dialect))
                         {
                             Some(content) => content.write(settings, dialect)?,
@@ -579,14 +579,16 @@ fn turn_role(map: &MapValue) -> Option<&str> {
 
 /// A typed part of the current client written as the interactions content of its kind: a file
 /// by URI, bytes, or a text (`types.Part.from_text(text=t)`).
-fn part_content(written: &str, dialect: Dialect) -> Option<Content> {
+fn part_content(written: &str, text: &str, dialect: Dialect) -> Option<Content> {
     static FROM_TEXT: std::sync::LazyLock<Option<regex::Regex>> = std::sync::LazyLock::new(|| {
         regex::Regex::new(
             r#"^(?:[A-Za-z_][\w.]*\.)?Part\.from_text\(\s*(?:text\s*=\s*)?(?P<text>[A-Za-z_][\w.]*|"[^"\\\n]*"|'[^'\\\n]*')\s*,?\s*\)$"#,
         )
         .ok()
     });
-    if let Some(content) = uri_content(written, dialect).or_else(|| bytes_content(written, dialect)) {
+    if let Some(content) =
+        uri_content(written, text, dialect).or_else(|| bytes_content(written, text, dialect))
+    {
         return Some(content);
     }
     if dialect != Dialect::Python {
@@ -645,13 +647,33 @@ impl Content {
     }
 }
 
+/// The string a mime type written as a literal holds, or the one a module constant in capitals
+/// (`PDF_MIME_TYPE`) is bound to: assigned once in `text`, at the top level, to a string literal.
+fn literal_or_constant(written: &str, text: &str) -> Option<String> {
+    if written.starts_with(['"', '\'']) {
+        return Some(written.trim_matches(['"', '\'']).to_string());
+    }
+    let assigned = regex::Regex::new(&format!(r"(?m)^[ \t]*{written}[ \t]*(?::[^=\n]*)?=[^=]")).ok()?;
+    let constant = regex::Regex::new(&format!(
+        r#"(?m)^{written}[ \t]*(?::[^=\n]*)?=[ \t]*(?:"([^"\n]*)"|'([^'\n]*)')[ \t]*(?:#.*)?$"#
+    ))
+    .ok()?;
+    if assigned.find_iter(text).count() != 1 {
+        return None;
+    }
+    let caps = constant.captures(text)?;
+    caps.get(1)
+        .or_else(|| caps.get(2))
+        .map(|m| m.as_str().to_string())
+}
+
 /// `types.Part.from_uri(file_uri=U, mime_type="image/png")` (or `Part(file_data=FileData(...))`)
 /// as the interactions content of its kind: `{"type": "image", "uri": U, "mime_type": ...}`; the
 /// kind comes from the literal mime type.
-fn uri_content(written: &str, dialect: Dialect) -> Option<Content> {
+fn uri_content(written: &str, text: &str, dialect: Dialect) -> Option<Content> {
     static FROM_URI: std::sync::LazyLock<Option<regex::Regex>> = std::sync::LazyLock::new(|| {
         regex::Regex::new(
-            r#"^(?:[A-Za-z_][\w.]*\.)?Part(?:\.from_uri\(|\(\s*file_data\s*=\s*(?:[A-Za-z_][\w.]*\.)?FileData\()\s*file_uri\s*=\s*(?P<uri>(?:[^,()]|\([^()]*\))+?)\s*,\s*mime_type\s*=\s*(?P<mime>"[^"]*"|'[^']*')\s*,?\s*\)\s*,?\s*\)?$"#,
+            r#"^(?:[A-Za-z_][\w.]*\.)?Part(?:\.from_uri\(|\(\s*file_data\s*=\s*(?:[A-Za-z_][\w.]*\.)?FileData\()\s*file_uri\s*=\s*(?P<uri>(?:[^,()]|\([^()]*\))+?)\s*,\s*mime_type\s*=\s*(?P<mime>"[^"]*"|'[^']*'|[A-Z_][A-Z0-9_]*)\s*,?\s*\)\s*,?\s*\)?$"#,
         )
         .ok()
     });
@@ -664,7 +686,7 @@ fn uri_content(written: &str, dialect: Dialect) -> Option<Content> {
         return None;
     }
     let mime_written = caps.name("mime")?.as_str();
-    let kind = mime_kind(mime_written.trim_matches(['"', '\'']))?;
+    let kind = mime_kind(&literal_or_constant(mime_written, text)?)?;
     Some(Content::new(
         kind,
         vec![
@@ -678,10 +700,10 @@ fn uri_content(written: &str, dialect: Dialect) -> Option<Content> {
 /// `types.Part.from_bytes(data=B, mime_type="image/png")` as the interactions content of its
 /// kind, which holds its data as base64 text: `{"type": "image", "data":
 /// base64.b64encode(B).decode(), "mime_type": "image/png"}` (the rewrite imports `base64`).
-fn bytes_content(written: &str, dialect: Dialect) -> Option<Content> {
+fn bytes_content(written: &str, text: &str, dialect: Dialect) -> Option<Content> {
     static FROM_BYTES: std::sync::LazyLock<Option<regex::Regex>> = std::sync::LazyLock::new(|| {
         regex::Regex::new(
-            r#"^(?:[A-Za-z_][\w.]*\.)?Part\.from_bytes\(\s*data\s*=\s*(?P<data>[A-Za-z_][\w.]*)\s*,\s*mime_type\s*=\s*(?P<mime>"[^"]*"|'[^']*')\s*,?\s*\)$"#,
+            r#"^(?:[A-Za-z_][\w.]*\.)?Part\.from_bytes\(\s*data\s*=\s*(?P<data>[A-Za-z_][\w.]*)\s*,\s*mime_type\s*=\s*(?P<mime>"[^"]*"|'[^']*'|[A-Z_][A-Z0-9_]*)\s*,?\s*\)$"#,
         )
         .ok()
     });
@@ -690,7 +712,7 @@ fn bytes_content(written: &str, dialect: Dialect) -> Option<Content> {
     }
     let caps = FROM_BYTES.as_ref()?.captures(written.trim())?;
     let mime_written = caps.name("mime")?.as_str();
-    let kind = mime_kind(mime_written.trim_matches(['"', '\'']))?;
+    let kind = mime_kind(&literal_or_constant(mime_written, text)?)?;
     Some(Content::new(
         kind,
         vec![

@@ -43,7 +43,12 @@ pub(crate) fn response_format(
         let [mime] = mimes.as_slice() else {
             return Err("a schema needs the JSON mime type (`application/json`) beside it".to_string());
         };
-        if !matches!(&mime.value.kind, ValueKind::Str(m) if m == "application/json") {
+        // Written as a literal, or a name bound to one (`JSON_MIME_TYPE`).
+        let written = match &mime.value.kind {
+            ValueKind::Name(name) => name.value.as_ref().map(|v| &v.kind),
+            kind => Some(kind),
+        };
+        if !matches!(written, Some(ValueKind::Str(m)) if m == "application/json") {
             return Err("only a JSON answer (`application/json`) has a schema to carry over".into());
         }
         let mut format = vec![
