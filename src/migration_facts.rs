@@ -366,12 +366,6 @@ pub enum ReadKind {
 }
 
 impl ReadKind {
-    /// What a read `R.candidates<chain>` is, from its chain of steps after `candidates` (`[0]`,
-    /// `.content`, `.parts`, ...) in either spelling; `None` when it does not reach the content.
-    pub fn of_candidates_chain(chain: &str) -> Option<ReadKind> {
-        Self::of_chain(chain)
-    }
-
     /// [`ReadKind::of_candidates_chain`] for a chain only tested for truth: a step of the way to
     /// the first part's text or media is [`ReadKind::Tested`].
     pub fn of_tested_candidates_chain(chain: &str) -> Option<ReadKind> {
@@ -385,10 +379,12 @@ impl ReadKind {
         }) {
             return Some(ReadKind::Tested);
         }
-        Self::of_chain(chain)
+        Self::of_candidates_chain(chain)
     }
 
-    fn of_chain(chain: &str) -> Option<ReadKind> {
+    /// What a read `R.candidates<chain>` is, from its chain of steps after `candidates` (`[0]`,
+    /// `.content`, `.parts`, ...) in either spelling; `None` when it does not reach the content.
+    pub fn of_candidates_chain(chain: &str) -> Option<ReadKind> {
         let grounding = [
             ".grounding_metadata",
             ".groundingMetadata",

@@ -254,7 +254,7 @@ impl Analyzer<'_> {
         &self,
         chat: NodeId,
         id_suffix: &str,
-        history: Vec<Value>,
+        mut history: Vec<Value>,
         unit: &mut LegacyUnit,
         request: &mut dyn FnMut(NodeId, &mut LegacyUnit) -> Outcome<crate::migration_facts::LegacyRequest>,
     ) -> Outcome<()> {
@@ -310,7 +310,7 @@ impl Analyzer<'_> {
             }
             let mut legacy = request(node, unit)?;
             if i == 0 {
-                legacy.history = history.clone();
+                legacy.history = std::mem::take(&mut history);
             }
             legacy.previous = if straight {
                 i.checked_sub(1)
