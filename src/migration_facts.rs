@@ -1110,6 +1110,9 @@ pub struct LegacyRequest {
     /// The first turn of a chat started from a history written in its creation: the history's
     /// turns, sent before the turn's message.
     pub history: Vec<Value>,
+    /// The request's timeout as written (`request_options={"timeout": 600}`, in seconds), which
+    /// the interactions call takes as its own `timeout`.
+    pub timeout: Option<String>,
 }
 
 /// A legacy model's id as the new call writes it: a `models/` prefix dropped (a literal is

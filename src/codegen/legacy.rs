@@ -202,6 +202,9 @@ pub fn rewrite_unit(found: &Found, dialect: Dialect, settings: &Tables) -> Resul
         if request.stream {
             arguments.push(dialect.argument("stream", dialect.true_value()));
         }
+        if let Some(timeout) = &request.timeout {
+            arguments.push(dialect.argument("timeout", timeout));
+        }
         edits.extend(result_edits(found, request, settings)?);
         let client = request.client.as_deref().unwrap_or(&unit.client_name);
         edits.push(Edit::replace(

@@ -733,6 +733,9 @@ fn bytes_content(written: &str, text: &str, dialect: Dialect) -> Option<Content>
 /// `inline_data` holds bytes, which the interactions content does not take: not converted.
 fn map_part_content(item: &Value, text: &str, dialect: Dialect) -> Option<Content> {
     let map = item.as_map().filter(|m| m.complete)?;
+    if let Some(content) = legacy_blob_content(map, text, dialect) {
+        return Some(content);
+    }
     let [entry] = map.entries.as_slice() else {
         return None;
     };
@@ -763,6 +766,45 @@ fn map_part_content(item: &Value, text: &str, dialect: Dialect) -> Option<Conten
         kind,
         vec![
             (target.to_string(), value_text.to_string()),
+            (
+                "mime_type".to_string(),
+                text.get(mime.value.range.clone())?.to_string(),
+            ),
+        ],
+        dialect,
+    ))
+}
+
+/// The legacy client's blob written as a dict, `{"mime_type": "image/jpeg", "data":
+/// base64.b64encode(b).decode()}` (Python), when its data is evidently base64 text (encoded in
+/// the dict itself; raw bytes are not an interactions content's data): the content of the kind
+/// its literal mime type tells, with the same data.
+fn legacy_blob_content(map: &MapValue, text: &str, dialect: Dialect) -> Option<Content> {
+    if dialect != Dialect::Python || map.wrapper.is_some() {
+        return None;
+    }
+    let [first, second] = map.entries.as_slice() else {
+        return None;
+    };
+    let (data, mime) = match (first.key.as_str(), second.key.as_str()) {
+        ("data", "mime_type") => (first, second),
+        ("mime_type", "data") => (second, first),
+        _ => return None,
+    };
+    let ValueKind::Str(mime_text) = &mime.value.kind else {
+        return None;
+    };
+    let data_text = text.get(data.value.range.clone())?;
+    if !(data_text.contains("b64encode(")
+        && data_text.trim_end().ends_with(')')
+        && data_text.contains(".decode("))
+    {
+        return None;
+    }
+    Some(Content::new(
+        mime_kind(mime_text)?,
+        vec![
+            ("data".to_string(), data_text.to_string()),
             (
                 "mime_type".to_string(),
                 text.get(mime.value.range.clone())?.to_string(),

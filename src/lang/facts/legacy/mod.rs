@@ -687,6 +687,7 @@ impl Analyzer<'_> {
             stream: false,
             previous: None,
             history: Vec::new(),
+            timeout: None,
         }
     }
 

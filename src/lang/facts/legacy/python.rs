@@ -625,6 +625,7 @@ impl Analyzer<'_> {
         let request_scope = self.call_scope(request);
         let mut contents = None;
         let mut stream = false;
+        let mut timeout = None;
         for (i, arg) in args.iter().enumerate() {
             match &arg.kind {
                 ArgKind::Keyword(_) => {
@@ -641,6 +642,21 @@ impl Analyzer<'_> {
                                 return Err(format!("`{key}` is set on both the model and the call"));
                             }
                             settings.push(entry);
+                        }
+                        // Request options of a timeout alone: the interactions call's `timeout`.
+                        "request_options" => {
+                            match entry.value.as_map().map(|m| (m.complete, m.entries.as_slice())) {
+                                Some((true, [only])) if only.key == "timeout" => {
+                                    timeout = self.text.get(only.value.range.clone()).map(str::to_string);
+                                }
+                                _ => {
+                                    return Err(
+                                    "the request is given `request_options` other than a timeout, which has no \
+                                     place in an interactions request"
+                                        .into(),
+                                );
+                                }
+                            }
                         }
                         "stream" => match self.arg_src(arg).rsplit('=').next().map(str::trim) {
                             Some("True") => stream = true,
@@ -681,6 +697,7 @@ impl Analyzer<'_> {
             LegacyRequest {
                 asynchronous,
                 stream,
+                timeout,
                 ..self.legacy_request(request, span, (model_text, model_id), contents, entries)
             },
             inlined,
