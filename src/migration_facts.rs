@@ -1115,6 +1115,17 @@ pub struct LegacyRequest {
     pub timeout: Option<String>,
 }
 
+/// `written` (an expression, `await` before it at most) as an upload of a file to the service
+/// (`client.files.upload(...)`, the legacy `genai.upload_file(...)`): the call, without `await`.
+pub fn upload_call(written: &str) -> Option<&str> {
+    let call = written
+        .trim()
+        .strip_prefix("await")
+        .unwrap_or(written.trim())
+        .trim_start();
+    (call.contains("files.upload(") || call.contains("upload_file(")).then_some(call)
+}
+
 /// A legacy model's id as the new call writes it: a `models/` prefix dropped (a literal is
 /// rewritten, anything else written as is), and the bare id when it is known; a tuned model
 /// (`tunedModels/...`) has no interactions counterpart.

@@ -72,7 +72,6 @@ fn convert(
     rewrites: &mut Vec<Edit>,
 ) -> Result<Option<String>, String> {
     let raw = text.get(value.range.clone()).unwrap_or_default();
-    let typed = |raw: &str| raw.contains("Part(") || raw.contains("Part.from") || raw.contains("Content(");
     match &value.kind {
         ValueKind::List(items) => {
             // One turn of one text (`[{"role": "user", "parts": [{"text": t}]}]`): the text.
@@ -202,7 +201,7 @@ fn convert(
                 crate::diagnostic::one_line(raw)
             )),
         },
-        ValueKind::Other if typed(raw) => Err(format!(
+        ValueKind::Other if builds_typed_content(raw) => Err(format!(
             "the contents are `{}`, a typed part; the interactions input is a string or a list of contents",
             crate::diagnostic::one_line(raw)
         )),
@@ -313,11 +312,7 @@ pub(crate) fn string_value(value: &Value, text: &str) -> Option<String> {
             _ => Some(raw.to_string()),
         },
         // A typed content built by a helper (`types.Part.from_text(...)`, `Content(...)`).
-        ValueKind::Other
-            if raw.contains("Content(") || raw.contains("Part(") || raw.contains("Part.from") =>
-        {
-            None
-        }
+        ValueKind::Other if builds_typed_content(raw) => None,
         ValueKind::Other => Some(raw.to_string()),
     }
 }
@@ -825,10 +820,7 @@ fn uploaded_content(item: &Value, written: &str, text: &str, dialect: Dialect) -
         return None;
     };
     let bound = text.get(name.value.as_ref()?.range.clone())?;
-    let call = bound.trim_start_matches("await").trim();
-    if !(call.contains("files.upload(") || call.contains("upload_file(")) {
-        return None;
-    }
+    let call = crate::migration_facts::upload_call(bound)?;
     let extensions: Vec<String> = PATH
         .as_ref()?
         .captures_iter(call)
@@ -854,6 +846,12 @@ fn uploaded_content(item: &Value, written: &str, text: &str, dialect: Dialect) -
         ],
         dialect,
     ))
+}
+
+/// Whether `raw` builds a typed content or part of the client (`types.Part.from_text(...)`,
+/// `Part(...)`, `Content(...)`), whatever it holds.
+fn builds_typed_content(raw: &str) -> bool {
+    raw.contains("Part(") || raw.contains("Part.from") || raw.contains("Content(")
 }
 
 /// Whether `value` is known to be a text: a string literal, a name bound in the same scope to a
@@ -887,8 +885,7 @@ fn textual_expression(written: &str, dialect: Dialect) -> bool {
         Dialect::Json => &[],
     };
     let written = written.trim();
-    let typed = written.contains("Part(") || written.contains("Part.from") || written.contains("Content(");
-    if typed {
+    if builds_typed_content(written) {
         return false;
     }
     if conversions.iter().any(|c| {

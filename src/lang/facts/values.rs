@@ -54,7 +54,13 @@ impl Analyzer<'_> {
             grown: false,
             text_parameter: false,
         };
-        if let Resolution::Bound(binding, count) = self.scopes.names.resolve(&name, scope, self.start(node))
+        // The binding this use sees, and how many the name has, found once for every question
+        // below.
+        let resolved = match self.scopes.names.resolve(&name, scope, self.start(node)) {
+            Resolution::Bound(binding, count) => Some((binding, count)),
+            _ => None,
+        };
+        if let Some((binding, count)) = resolved
             && binding.scope == scope
             && let BindingKind::Assign { value, statement } = binding.kind
         {
@@ -85,9 +91,9 @@ impl Analyzer<'_> {
         // A module's string constant read in a function (`PROMPT = "..."` bound once, at the top
         // level): its value, which the function cannot rebind without saying `global`.
         if out.value.is_none()
-            && let Resolution::Bound(binding, 1) = self.scopes.names.resolve(&name, scope, self.start(node))
+            && let Some((binding, 1)) = resolved
             && binding.scope == 0
-            && binding.scope != scope
+            && scope != 0
             && let BindingKind::Assign { value, .. } = binding.kind
             && matches!(self.kind(self.look_through(value)), Kind::Str(_))
         {
@@ -101,7 +107,7 @@ impl Analyzer<'_> {
             out.single_use = false;
         }
         // A parameter bound once (never assigned again) whose annotation says it is a string.
-        if let Resolution::Bound(binding, 1) = self.scopes.names.resolve(&name, scope, self.start(node))
+        if let Some((binding, 1)) = resolved
             && let BindingKind::Parameter { annotation } = binding.kind
         {
             out.text_parameter = matches!(self.src(annotation).trim(), "str" | "string");
@@ -128,7 +134,7 @@ impl Analyzer<'_> {
             };
             let written = self.src(value);
             let call = written.strip_prefix("await").unwrap_or(written).trim_start();
-            if call.contains("files.upload(") || call.contains("upload_file(") {
+            if crate::migration_facts::upload_call(written).is_some() {
                 if upload.replace(value).is_some() {
                     return None;
                 }
