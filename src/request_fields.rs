@@ -125,6 +125,10 @@ pub struct ContentKind {
     /// The settings a content of this kind has of its own (`resolution`).
     #[serde(default)]
     pub takes: Vec<String>,
+    /// The mime type of a file of this kind by its path's extension, where the content is the
+    /// file read from its path (a PIL image opened from one).
+    #[serde(default)]
+    pub extension_mime_types: std::collections::BTreeMap<String, String>,
 }
 
 /// The built-in table's contents (they are not configurable): the kind of a mime type.
@@ -148,6 +152,16 @@ pub fn content_kind_of_extension(extension: &str) -> Option<&'static str> {
         .iter()
         .find(|(_, kind)| kind.extensions.iter().any(|e| e == extension))
         .map(|(name, _)| name.as_str())
+}
+
+/// The kind and mime type of a file read from its path, by the path's extension (lower case,
+/// without the dot): `("image", "image/jpeg")` for `jpg`.
+pub fn content_of_extension(extension: &str) -> Option<(&'static str, &'static str)> {
+    builtin_contents().iter().find_map(|(name, kind)| {
+        kind.extension_mime_types
+            .get(extension)
+            .map(|mime| (name.as_str(), mime.as_str()))
+    })
 }
 
 fn builtin_contents() -> &'static std::collections::BTreeMap<String, ContentKind> {

@@ -190,6 +190,13 @@ pub fn rewrite_unit(found: &Found, dialect: Dialect, settings: &Tables) -> Resul
                 Some(steps_list(&steps, &indent, dialect))
             }
         };
+        if let Some(converted) = &converted {
+            edits.extend(super::writer::imports::import_edits(
+                converted,
+                found.doc,
+                request.call.start,
+            )?);
+        }
         let contents = converted.as_deref().unwrap_or(written);
         let mut arguments = vec![
             dialect.argument("model", &request.model),

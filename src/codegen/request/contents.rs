@@ -126,6 +126,44 @@ fn convert(
                 match (is_text, single_text) {
                     (true, _) => contents.push(text_content(written, dialect)),
                     (false, Some(inner)) => contents.push(text_content(&inner, dialect)),
+                    // A PIL image opened from a file whose extension tells its mime type.
+                    _ if let Some(image) = pil_image(written, text, dialect) => {
+                        contents.push(image?.content(dialect).write(settings, dialect)?)
+                    }
+                    _ if let ValueKind::Name(name) = &item.kind
+                        && let Some(bound) = name.value.as_ref().and_then(|v| text.get(v.range.clone()))
+                        && let Some(image) = pil_image(bound, text, dialect) =>
+                    {
+                        let image = image.map_err(|why| format!("`{}` is {why}", name.name))?;
+                        match &name.statement {
+                            // Opened for this use alone: the file is sent in its place.
+                            Some(statement) if name.single_use => {
+                                rewrites.push(Edit::replace(statement_removal(text, statement.clone()), ""));
+                            }
+                            _ if changed_in_place(&name.name, text) => {
+                                return Err(format!(
+                                    "`{}` is a PIL image that code changes in place (a thumbnail, a paste, a \
+                                     drawing), so the file it is opened from no longer shows it; an interactions \
+                                     image content takes the image's bytes in base64 as `data`, with its `mime_type`",
+                                    name.name
+                                ));
+                            }
+                            // Kept for the other code using it: the file its literal path names.
+                            _ if image.literal => {}
+                            _ => {
+                                return Err(format!(
+                                    "`{}` is a PIL image that other code uses too, opened from `{}`, which may not \
+                                     name the same file here; its content would be that file ({})",
+                                    name.name,
+                                    crate::diagnostic::one_line(&image.path),
+                                    crate::diagnostic::one_line(
+                                        &image.content(dialect).write(settings, dialect)?
+                                    )
+                                ));
+                            }
+                        }
+                        contents.push(image.content(dialect).write(settings, dialect)?)
+                    }
                     // A typed part naming a file by its URI and a literal mime type.
                     _ if let Some(content) = part_content(written, text, dialect) => {
                         contents.push(content.write(settings, dialect)?)
@@ -597,6 +635,200 @@ fn part_content(written: &str, text: &str, dialect: Dialect) -> Option<Content> 
     ))
 }
 
+/// A PIL image opened from a file (`PIL.Image.open("organ.jpg")`, `Image.open(media / "organ.jpg")`,
+/// the module imported from `PIL`), whose path ends in an image extension: that file, which an
+/// interactions image content sends as its `data` (the client reads and encodes a path given
+/// there: python-genai's `Base64FileInput`).
+struct PilImage {
+    /// The path written: a `pathlib.Path` already when it is a division (`media / "a.jpg"`).
+    path: String,
+    mime_type: &'static str,
+    /// The path is a string literal alone: it names the same file wherever it is written.
+    literal: bool,
+}
+
+impl PilImage {
+    fn content(&self, dialect: Dialect) -> Content {
+        let data = match at_top_level(&self.path, '/') {
+            true => self.path.clone(),
+            false => format!("pathlib.Path({})", self.path),
+        };
+        Content::new(
+            "image",
+            vec![
+                ("data".to_string(), data),
+                ("mime_type".to_string(), dialect.string(self.mime_type)),
+            ],
+            dialect,
+        )
+    }
+}
+
+/// `written` as a PIL image opened from a file ([`PilImage`]); `Err` when it opens something whose
+/// mime type its path does not tell (a stream, a URL, a path held in a name), `None` when it opens
+/// no PIL image.
+fn pil_image(written: &str, text: &str, dialect: Dialect) -> Option<Result<PilImage, String>> {
+    static OPEN: std::sync::LazyLock<Option<regex::Regex>> = std::sync::LazyLock::new(|| {
+        regex::Regex::new(r"(?s)^(?P<module>[A-Za-z_][\w.]*)\.open\(\s*(?P<path>.+?)\s*,?\s*\)$").ok()
+    });
+    static EXTENSION: std::sync::LazyLock<Option<regex::Regex>> =
+        std::sync::LazyLock::new(|| regex::Regex::new(r#"\.([A-Za-z0-9]+)["']\)*$"#).ok());
+    if dialect != Dialect::Python {
+        return None;
+    }
+    let caps = OPEN.as_ref()?.captures(written.trim())?;
+    let module = caps.name("module")?.as_str();
+    if !pil_image_module(module, text) {
+        return None;
+    }
+    let path = caps.name("path")?.as_str();
+    // One argument, and the call's own parentheses (not `open(p).resize((w, h))`).
+    if at_top_level(path, ',') || !balanced(path) {
+        return None;
+    }
+    let unknown = || {
+        Some(Err(format!(
+            "a PIL image opened from `{}`, whose mime type interlint cannot tell from a path's extension; an \
+             interactions image content takes the file's path or its bytes in base64 as `data`, with its `mime_type`",
+            crate::diagnostic::one_line(path)
+        )))
+    };
+    if path.contains("://") || path.contains("BytesIO") || path.contains("open(") {
+        return unknown();
+    }
+    let Some(extension) = EXTENSION.as_ref()?.captures(path).and_then(|c| c.get(1)) else {
+        return unknown();
+    };
+    let Some(("image", mime_type)) =
+        crate::request_fields::content_of_extension(&extension.as_str().to_ascii_lowercase())
+    else {
+        return unknown();
+    };
+    let literal = path_is_constant(path, text, dialect);
+    Some(Ok(PilImage {
+        path: path.to_string(),
+        mime_type,
+        literal,
+    }))
+}
+
+/// Whether `path` names the same file wherever it is written in `text`: a string literal (not
+/// an f-string), or a module constant bound once at the top level divided by one
+/// (`media / "organ.jpg"`).
+fn path_is_constant(path: &str, text: &str, dialect: Dialect) -> bool {
+    let literal = |p: &str| string_literal_end(p, dialect) == Some(p.len()) && !p.starts_with(['f', 'F']);
+    if literal(path) {
+        return true;
+    }
+    let Some((base, file)) = path.split_once('/') else {
+        return false;
+    };
+    let (base, file) = (base.trim(), file.trim());
+    let bound_once = |name: &str| {
+        let assigned = regex::Regex::new(&format!(
+            r"(?m)^[ \t]*{}[ \t]*(?::[^=\n]*)?=[^=]",
+            regex::escape(name)
+        ));
+        let at_top = regex::Regex::new(&format!(r"(?m)^{}[ \t]*(?::[^=\n]*)?=[^=]", regex::escape(name)));
+        matches!((assigned, at_top), (Ok(a), Ok(t)) if a.find_iter(text).count() == 1 && t.is_match(text))
+    };
+    base.chars().all(|c| c == '_' || c.is_ascii_alphanumeric())
+        && !base.starts_with(|c: char| c.is_ascii_digit())
+        && literal(file)
+        && bound_once(base)
+}
+
+/// Whether `written`'s brackets close in order, none before it opens.
+fn balanced(written: &str) -> bool {
+    bracket_depths(written).is_some_and(|(_, open)| open == 0)
+}
+
+/// Whether `module` names PIL's `Image` module as the document imports it (`from PIL import
+/// Image`, `... import Image as PILImage`, `import PIL.Image`, `import PIL`).
+fn pil_image_module(module: &str, text: &str) -> bool {
+    static FROM: std::sync::LazyLock<Option<regex::Regex>> = std::sync::LazyLock::new(|| {
+        regex::Regex::new(r"(?m)^[ \t]*from[ \t]+PIL[ \t]+import[ \t]+\(?([^\n)]*)").ok()
+    });
+    static IMPORT: std::sync::LazyLock<Option<regex::Regex>> = std::sync::LazyLock::new(|| {
+        regex::Regex::new(r"(?m)^[ \t]*import[ \t]+PIL(?:\.Image)?(?:[ \t]+as[ \t]+(\w+))?[ \t]*(?:#.*)?$")
+            .ok()
+    });
+    let (Some(from), Some(import)) = (FROM.as_ref(), IMPORT.as_ref()) else {
+        return false;
+    };
+    let imported_from = from.captures_iter(text).any(|c| {
+        c.get(1).is_some_and(|names| {
+            names.as_str().split(',').any(|name| {
+                let mut words = name.split_whitespace();
+                match (words.next(), words.next(), words.next()) {
+                    (Some("Image"), None, _) => module == "Image",
+                    (Some("Image"), Some("as"), Some(alias)) => module == alias,
+                    _ => false,
+                }
+            })
+        })
+    });
+    imported_from
+        || import.captures_iter(text).any(|c| match c.get(1) {
+            Some(alias) => {
+                module == alias.as_str() && c.get(0).is_some_and(|m| m.as_str().contains("PIL.Image"))
+            }
+            None => module == "PIL.Image",
+        })
+}
+
+/// Whether code in `text` changes the PIL image `name` holds in place (`thumbnail`, `paste`, a
+/// drawing on it), after which its file no longer shows it.
+fn changed_in_place(name: &str, text: &str) -> bool {
+    let pattern = format!(
+        r"\b{0}\.(?:thumbnail|paste|put\w*|draft|frombytes|alpha_composite|seek)\(|Draw\(\s*{0}\b",
+        regex::escape(name)
+    );
+    regex::Regex::new(&pattern).is_ok_and(|re| re.is_match(text))
+}
+
+/// Whether `written` holds `wanted` outside its brackets and strings: a comma (more than one
+/// argument), a division (`media / "organ.jpg"`, a `pathlib` path).
+fn at_top_level(written: &str, wanted: char) -> bool {
+    bracket_depths(written)
+        .is_some_and(|(chars, _)| chars.iter().any(|&(c, depth)| c == wanted && depth == 0))
+}
+
+/// The characters of `written` outside its strings, each with the number of brackets open around
+/// it, and the number left open at its end; `None` when a bracket closes that did not open.
+fn bracket_depths(written: &str) -> Option<(Vec<(char, u32)>, u32)> {
+    let mut depth = 0u32;
+    let mut quote = None;
+    let mut chars = Vec::new();
+    for c in written.chars() {
+        match (quote, c) {
+            (Some(q), c) if c == q => quote = None,
+            (Some(_), _) => {}
+            (None, '"' | '\'') => quote = Some(c),
+            (None, '(' | '[' | '{') => depth += 1,
+            (None, ')' | ']' | '}') => depth = depth.checked_sub(1)?,
+            (None, c) => chars.push((c, depth)),
+        }
+    }
+    Some((chars, depth))
+}
+
+/// The content kind of the file an upload call sends (`files.upload(file="report.pdf")`), by the
+/// extension of the one path literal it holds.
+fn upload_kind(call: &str) -> Option<&'static str> {
+    static PATH: std::sync::LazyLock<Option<regex::Regex>> =
+        std::sync::LazyLock::new(|| regex::Regex::new(r#"["'`][^"'`]*\.([A-Za-z0-9]+)["'`]"#).ok());
+    let extensions: Vec<String> = PATH
+        .as_ref()?
+        .captures_iter(call)
+        .filter_map(|c| c.get(1).map(|m| m.as_str().to_ascii_lowercase()))
+        .collect();
+    match extensions.as_slice() {
+        [only] => crate::request_fields::content_kind_of_extension(only),
+        _ => None,
+    }
+}
+
 /// A text content of the interactions input.
 fn text_content(value: &str, dialect: Dialect) -> String {
     dialect.map(&[
@@ -814,22 +1046,11 @@ fn legacy_blob_content(map: &MapValue, text: &str, dialect: Dialect) -> Option<C
 /// JavaScript `ai.files.upload({ file: "a.png" })`): the content naming the uploaded file,
 /// `{"type": "document", "uri": myfile.uri, "mime_type": myfile.mime_type}`.
 fn uploaded_content(item: &Value, written: &str, text: &str, dialect: Dialect) -> Option<Content> {
-    static PATH: std::sync::LazyLock<Option<regex::Regex>> =
-        std::sync::LazyLock::new(|| regex::Regex::new(r#"["'`][^"'`]*\.([A-Za-z0-9]+)["'`]"#).ok());
     let ValueKind::Name(name) = &item.kind else {
         return None;
     };
     let bound = text.get(name.value.as_ref()?.range.clone())?;
-    let call = crate::migration_facts::upload_call(bound)?;
-    let extensions: Vec<String> = PATH
-        .as_ref()?
-        .captures_iter(call)
-        .filter_map(|c| c.get(1).map(|m| m.as_str().to_ascii_lowercase()))
-        .collect();
-    let [extension] = extensions.as_slice() else {
-        return None;
-    };
-    let kind = crate::request_fields::content_kind_of_extension(extension)?;
+    let kind = upload_kind(crate::migration_facts::upload_call(bound)?)?;
     let member = |m: &str| format!("{written}.{}", m);
     Some(Content::new(
         kind,

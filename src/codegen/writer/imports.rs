@@ -110,6 +110,7 @@ pub(crate) fn client_member(
 const IMPORTS: &[(&str, &[&str])] = &[
     ("base64", &["base64.b64encode(", "base64.b64decode("]),
     ("json", &["json.loads("]),
+    ("pathlib", &["pathlib.Path("]),
     ("pydantic", &["pydantic.TypeAdapter("]),
 ];
 
