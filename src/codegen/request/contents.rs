@@ -104,6 +104,14 @@ fn convert(
                 }
                 return Ok(Some(format!("[{}]", contents.join(", "))));
             }
+            // One user turn built by the client's factory (`[createUserContent([...])]`): its parts.
+            if let [only] = items.as_slice()
+                && let Some(parts) =
+                    user_content_parts(text.get(only.range.clone()).unwrap_or_default(), text, dialect)
+            {
+                let contents = factory_parts_input(&parts, text, value.range.start, dialect, settings)?;
+                return Ok(Some(list_written(&contents, raw, text, value.range.start)));
+            }
             let turns = items
                 .iter()
                 .filter(|item| item.as_map().is_some_and(is_turn))
@@ -239,6 +247,10 @@ fn convert(
                 crate::diagnostic::one_line(raw)
             )),
         },
+        ValueKind::Other if let Some(parts) = user_content_parts(raw, text, dialect) => {
+            let contents = factory_parts_input(&parts, text, value.range.start, dialect, settings)?;
+            Ok(Some(list_written(&contents, raw, text, value.range.start)))
+        }
         ValueKind::Other if builds_typed_content(raw) => Err(format!(
             "the contents are `{}`, a typed part; the interactions input is a string or a list of contents",
             crate::diagnostic::one_line(raw)
@@ -813,11 +825,198 @@ fn bracket_depths(written: &str) -> Option<(Vec<(char, u32)>, u32)> {
     Some((chars, depth))
 }
 
+/// The parts of a user turn built by the JavaScript client's factory, `createUserContent(parts)`
+/// (a part, or a list of them written in the call), in a document that imports `@google/genai`.
+fn user_content_parts<'t>(written: &'t str, text: &str, dialect: Dialect) -> Option<Vec<&'t str>> {
+    if dialect != Dialect::JavaScript || !text.contains("@google/genai") {
+        return None;
+    }
+    let args = factory_arguments(written, "createUserContent")?;
+    let [parts] = args.as_slice() else {
+        return None;
+    };
+    match parts.strip_prefix('[').and_then(|p| p.strip_suffix(']')) {
+        Some(list) if balanced(list) => Some(split_top_level(list)),
+        _ => Some(vec![parts]),
+    }
+}
+
+/// The arguments of a call of the client's factory `name` written alone (`createPartFromUri(u,
+/// m)`, through a namespace import too): each trimmed; `None` when `written` is no such call.
+fn factory_arguments<'t>(written: &'t str, name: &str) -> Option<Vec<&'t str>> {
+    let written = written.trim();
+    let open = written.find('(')?;
+    let callee = &written[..open];
+    let (namespace, called) = callee.rsplit_once('.').unwrap_or(("", callee));
+    if called != name
+        || !namespace
+            .chars()
+            .all(|c| c == '_' || c == '$' || c.is_ascii_alphanumeric())
+    {
+        return None;
+    }
+    let inner = written[open + 1..].strip_suffix(')')?;
+    balanced(inner).then(|| split_top_level(inner))
+}
+
+/// `written` split at its commas outside brackets and strings, each piece trimmed, an empty last
+/// one (a trailing comma) left out.
+fn split_top_level(written: &str) -> Vec<&str> {
+    let mut pieces = Vec::new();
+    let mut depth = 0u32;
+    let mut quote = None;
+    let mut start = 0;
+    for (i, c) in written.char_indices() {
+        match (quote, c) {
+            (Some(q), c) if c == q => quote = None,
+            (Some(_), _) => {}
+            (None, '"' | '\'' | '`') => quote = Some(c),
+            (None, '(' | '[' | '{') => depth += 1,
+            (None, ')' | ']' | '}') => depth = depth.saturating_sub(1),
+            (None, ',') if depth == 0 => {
+                pieces.push(written[start..i].trim());
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    let last = written[start..].trim();
+    if !last.is_empty() {
+        pieces.push(last);
+    }
+    pieces
+}
+
+/// The parts of a turn built with the JavaScript client's factories as interactions contents: a
+/// text (a string or template literal, `createPartFromText(t)`), a file by its URI
+/// (`createPartFromUri(uri, mimeType)`) or base64 data (`createPartFromBase64(data, mimeType)`)
+/// of the kind its mime type tells: a literal, or the `mimeType` of a file uploaded from a path
+/// whose extension tells it.
+fn factory_parts_input(
+    parts: &[&str],
+    text: &str,
+    at: usize,
+    dialect: Dialect,
+    settings: ContentSettings<'_>,
+) -> Result<Vec<String>, String> {
+    let mut contents = Vec::with_capacity(parts.len());
+    for part in parts {
+        let bound_text = || {
+            nearest_binding(part, text, at).is_some_and(|bound| {
+                string_literal_end(bound, dialect) == Some(bound.len()) || textual_expression(bound, dialect)
+            })
+        };
+        if string_literal_end(part, dialect) == Some(part.len())
+            || textual_expression(part, dialect)
+            || bound_text()
+        {
+            contents.push(text_content(part, dialect));
+            continue;
+        }
+        if let Some(args) = factory_arguments(part, "createPartFromText")
+            && let [only] = args.as_slice()
+        {
+            contents.push(text_content(only, dialect));
+            continue;
+        }
+        let file = factory_arguments(part, "createPartFromUri")
+            .map(|args| ("uri", args))
+            .or_else(|| factory_arguments(part, "createPartFromBase64").map(|args| ("data", args)));
+        let content = match file.as_ref().map(|(field, args)| (field, args.as_slice())) {
+            Some((field, [value, mime])) => factory_file_kind(mime, text, at).map(|kind| {
+                Content::new(
+                    kind,
+                    vec![
+                        (field.to_string(), value.to_string()),
+                        ("mime_type".to_string(), mime.to_string()),
+                    ],
+                    dialect,
+                )
+            }),
+            _ => None,
+        };
+        match content {
+            Some(content) => contents.push(content.write(settings, dialect)?),
+            None => {
+                return Err(format!(
+                    "the user content's part `{}` has no interactions content interlint writes (a text, or a \
+                     file whose mime type tells its kind)",
+                    crate::diagnostic::one_line(part)
+                ));
+            }
+        }
+    }
+    Ok(contents)
+}
+
+/// The content kind of a file a factory part at `at` names by its mime type `mime`: a string
+/// literal, or `f.mimeType` of a name bound to a file uploaded from a path whose extension tells
+/// it.
+fn factory_file_kind(mime: &str, text: &str, at: usize) -> Option<&'static str> {
+    if let Some(end) = string_literal_end(mime, Dialect::JavaScript)
+        && end == mime.len()
+        && !mime.starts_with('`')
+    {
+        return mime_kind(&mime[1..mime.len() - 1]);
+    }
+    let bound = nearest_binding(mime.strip_suffix(".mimeType")?, text, at)?;
+    upload_kind(crate::migration_facts::upload_call(bound)?)
+}
+
+/// The expression the JavaScript name `name` is declared with (`const name = ...`) where it is
+/// read, at `at`: its last declaration before `at`, with no other assignment to it in between and
+/// no line between less indented than the declaration (its block is not left); `None` when there
+/// is none such.
+fn nearest_binding<'t>(name: &str, text: &'t str, at: usize) -> Option<&'t str> {
+    if name.is_empty()
+        || !name
+            .chars()
+            .all(|c| c == '_' || c == '$' || c.is_ascii_alphanumeric())
+    {
+        return None;
+    }
+    let declared =
+        regex::Regex::new(&format!(r"\b(?:const|let|var)\s+{}\s*=\s*", regex::escape(name))).ok()?;
+    let assigned = regex::Regex::new(&format!(r"(?:^|[^\w$.]){}\s*=[^=>]", regex::escape(name))).ok()?;
+    let before = text.get(..at)?;
+    let declaration = declared.find_iter(before).last()?;
+    let between = &before[declaration.start()..];
+    let indent = |line: &str| line.len() - line.trim_start().len();
+    let line_start = before[..declaration.start()].rfind('\n').map_or(0, |i| i + 1);
+    let own = indent(&before[line_start..]);
+    let reassigned = assigned.find_iter(between).count() != 1;
+    if reassigned
+        || between
+            .lines()
+            .skip(1)
+            .any(|l| !l.trim().is_empty() && indent(l) < own)
+    {
+        return None;
+    }
+    let rest = &text[declaration.end()..];
+    // The bound expression: up to its statement's end, outside brackets.
+    let mut depth = 0i32;
+    for (i, c) in rest.char_indices() {
+        match c {
+            '(' | '[' | '{' => depth += 1,
+            ')' | ']' | '}' if depth == 0 => return Some(rest[..i].trim()),
+            ')' | ']' | '}' => depth -= 1,
+            ';' | '\n' if depth == 0 => return Some(rest[..i].trim()),
+            _ => {}
+        }
+    }
+    Some(rest.trim())
+}
+
 /// The content kind of the file an upload call sends (`files.upload(file="report.pdf")`), by the
 /// extension of the one path literal it holds.
 fn upload_kind(call: &str) -> Option<&'static str> {
     static PATH: std::sync::LazyLock<Option<regex::Regex>> =
         std::sync::LazyLock::new(|| regex::Regex::new(r#"["'`][^"'`]*\.([A-Za-z0-9]+)["'`]"#).ok());
+    // A mime type the upload's config declares (`config: { mimeType: "image/jpeg" }`) is the file's.
+    if let [mime] = declared_mimes(call).as_slice() {
+        return mime_kind(mime);
+    }
     let extensions: Vec<String> = PATH
         .as_ref()?
         .captures_iter(call)
@@ -1252,18 +1451,22 @@ fn joined_strings(written: &str, dialect: Dialect) -> bool {
 /// The literal mime type a part names (`mime_type="text/plain"`, `mimeType: "text/plain"`) when
 /// no interactions content declares it.
 fn undeclared_mime(written: &str) -> Option<String> {
-    static MIME: std::sync::LazyLock<Option<regex::Regex>> = std::sync::LazyLock::new(|| {
-        regex::Regex::new(r#"(?:mime_type|mimeType)["']?\s*[=:]\s*["']([\w.+-]+/[\w.+-]+)["']"#).ok()
-    });
-    let mimes: Vec<&str> = MIME
-        .as_ref()?
-        .captures_iter(written)
-        .filter_map(|c| c.get(1).map(|m| m.as_str()))
-        .collect();
-    mimes
+    declared_mimes(written)
         .into_iter()
         .find(|m| mime_kind(m).is_none())
         .map(str::to_string)
+}
+
+/// The literal mime types `written` names (`mime_type="text/plain"`, `mimeType: "text/plain"`).
+fn declared_mimes(written: &str) -> Vec<&str> {
+    static MIME: std::sync::LazyLock<Option<regex::Regex>> = std::sync::LazyLock::new(|| {
+        regex::Regex::new(r#"(?:mime_type|mimeType)["']?\s*[=:]\s*["']([\w.+-]+/[\w.+-]+)["']"#).ok()
+    });
+    MIME.as_ref().map_or_else(Vec::new, |re| {
+        re.captures_iter(written)
+            .filter_map(|c| c.get(1).map(|m| m.as_str()))
+            .collect()
+    })
 }
 
 /// The interactions content type of a mime type (`image/png` → `image`), if one declares it
