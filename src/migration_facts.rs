@@ -949,6 +949,10 @@ pub struct LegacyUnit {
     /// The legacy module's file functions called (`genai.upload_file(...)`), made through the
     /// client's files instead.
     pub files: Vec<LegacyFilesCall>,
+    /// A legacy file object deleted through its own method (`myfile.delete()`): the call, and
+    /// the object's name; deleted through the client's files instead
+    /// (`client.files.delete(name=myfile.name)`).
+    pub file_deletions: Vec<(Range<usize>, String)>,
     /// A legacy result's `.response` read (from the end of the result to the end of
     /// `.response`), dropped: the interaction is the response itself.
     pub responses: Vec<Range<usize>>,

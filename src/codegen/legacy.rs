@@ -397,6 +397,12 @@ pub fn replacements(unit: &LegacyUnit, text: &str, dialect: Dialect) -> Vec<(Ran
             .map(|c| count_code(c, &unit.client_name, text, dialect)),
     );
     out.extend(unit.files.iter().map(|c| files_code(c, &unit.client_name, text)));
+    out.extend(unit.file_deletions.iter().map(|(call, name)| {
+        (
+            call.clone(),
+            format!("{}.files.delete(name={name}.name)", unit.client_name),
+        )
+    }));
     out.extend(unit.responses.iter().map(|r| (r.clone(), String::new())));
     if let Some(import) = import_code(unit, text) {
         out.extend(unit.repeated_imports.iter().map(|r| (r.clone(), import.clone())));

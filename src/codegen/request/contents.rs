@@ -964,9 +964,10 @@ fn factory_file_kind(mime: &str, text: &str, at: usize) -> Option<&'static str> 
 }
 
 /// The expression the JavaScript name `name` is declared with (`const name = ...`) where it is
-/// read, at `at`: its last declaration before `at`, with no other assignment to it in between and
-/// no line between less indented than the declaration (its block is not left); `None` when there
-/// is none such.
+/// read, at `at`: its last declaration before `at`, with no other assignment to it in between
+/// (but one fetching the same file again, `f = await ai.files.get({ name: f.name })`) and no line
+/// between less indented than the declaration (its block is not left); `None` when there is none
+/// such.
 fn nearest_binding<'t>(name: &str, text: &'t str, at: usize) -> Option<&'t str> {
     if name.is_empty()
         || !name
@@ -984,7 +985,27 @@ fn nearest_binding<'t>(name: &str, text: &'t str, at: usize) -> Option<&'t str> 
     let indent = |line: &str| line.len() - line.trim_start().len();
     let line_start = before[..declaration.start()].rfind('\n').map_or(0, |i| i + 1);
     let own = indent(&before[line_start..]);
-    let reassigned = assigned.find_iter(between).count() != 1;
+    // `f = await ai.files.get({ name: f.name })`, written without its spaces.
+    let refetch = |value: &str| {
+        let line: String = value
+            .split('\n')
+            .next()
+            .unwrap_or_default()
+            .chars()
+            .filter(|c| !c.is_whitespace())
+            .collect();
+        let call = line.strip_prefix("await").unwrap_or(&line);
+        call.split_once(".files.get(").is_some_and(|(client, args)| {
+            client
+                .chars()
+                .all(|c| c == '_' || c == '$' || c == '.' || c.is_ascii_alphanumeric())
+                && args.trim_end_matches(';') == format!("{{name:{name}.name}})")
+        })
+    };
+    let reassigned = assigned
+        .find_iter(between)
+        .skip(1)
+        .any(|m| !refetch(&between[m.end() - 1..]));
     if reassigned
         || between
             .lines()

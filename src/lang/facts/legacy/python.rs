@@ -282,12 +282,7 @@ impl Analyzer<'_> {
                     "`{name}.{member}` is called before the client would be created"
                 ));
             }
-            if let Some(used) = self.legacy_file_method(call) {
-                return Err(format!(
-                    "`{used}` calls a method of the legacy file object, which the current client's \
-                     `types.File` does not have (it deletes with `client.files.delete(name=...)`)"
-                ));
-            }
+            unit.file_deletions.extend(self.legacy_file_deletions(call)?);
             unit.files.push(self.files_call(member, call)?);
         }
         if let Some(&wrapper) = wrappers.iter().find(|&&w| !consumed.contains(&self.start(w))) {
@@ -400,23 +395,54 @@ impl Analyzer<'_> {
         Ok(self.range(c.callee))
     }
 
-    /// A method of the legacy file object (`myfile.delete()`) called on the name a files call's
-    /// result is bound to: the call as written.
-    fn legacy_file_method(&self, call: NodeId) -> Option<String> {
-        let parent = self.parent(call)?;
+    /// The deletions of the legacy file object a files call makes, through its own method
+    /// (`myfile = genai.upload_file(...)`, then `myfile.delete()`), which the current client's
+    /// `types.File` does not have: each call with the object's name, when every read of the name
+    /// that calls it sees this binding alone; else why not.
+    fn legacy_file_deletions(&self, call: NodeId) -> Outcome<Vec<(Range<usize>, String)>> {
+        let Some(parent) = self.parent(call) else {
+            return Ok(Vec::new());
+        };
         let Kind::Assign(a) = self.kind(parent) else {
-            return None;
+            return Ok(Vec::new());
         };
         let [target] = a.targets.as_slice() else {
-            return None;
+            return Ok(Vec::new());
         };
-        let name = self.tree.name(*target)?;
-        let loads = self.scopes.loads.get(name)?;
-        loads.iter().find_map(|&(load, _)| {
-            let method = self.member_named(load, "delete")?;
-            let called = self.called(method)?;
-            Some(self.src(called).to_string())
-        })
+        let Some(name) = self.tree.name(*target) else {
+            return Ok(Vec::new());
+        };
+        let Some(loads) = self.scopes.loads.get(name) else {
+            return Ok(Vec::new());
+        };
+        let mut deletions = Vec::new();
+        for &(load, scope) in loads {
+            let Some(method) = self.member_named(load, "delete") else {
+                continue;
+            };
+            let Some(called) = self.called(method) else {
+                continue;
+            };
+            let bare = matches!(self.kind(called), Kind::Call(c) if c.args.is_empty());
+            // A read that sees another binding alone deletes another object; one of a name
+            // bound several times may see this one.
+            let only_this = match self.scopes.names.resolve(name, scope, self.start(load)) {
+                Resolution::Bound(binding, 1) => match binding.kind {
+                    BindingKind::Assign { value, .. } if value == call => true,
+                    _ => continue,
+                },
+                _ => false,
+            };
+            if !bare || !only_this {
+                return Err(format!(
+                    "`{}` calls a method of the legacy file object, which the current client's `types.File` does \
+                     not have (it deletes with `client.files.delete(name=...)`), on a name bound otherwise too",
+                    self.src(called)
+                ));
+            }
+            deletions.push((self.range(called), name.to_string()));
+        }
+        Ok(deletions)
     }
 
     /// A legacy files call (`genai.upload_file(path, mime_type=...)`) with its arguments, each
