@@ -186,8 +186,9 @@ impl ReasonClass {
     /// with none) and its out-of-scope ones are written with; any other reason is a limit of
     /// the analysis.
     pub fn of_generated(reason: &str) -> ReasonClass {
-        const NO_COUNTERPART: [&str; 6] = [
+        const NO_COUNTERPART: [&str; 7] = [
             "no place in an interactions",
+            "no interactions content declares",
             "no counterpart",
             "does not support",
             "returns no",
@@ -325,7 +326,28 @@ pub fn one_line(message: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::one_line;
+    use super::{ReasonClass, one_line};
+
+    #[test]
+    fn reasons_are_classed_by_what_blocks_them() {
+        let class = |reason: &str| ReasonClass::of_generated(reason).as_str();
+        assert_eq!(
+            class(
+                "the contents hold `f`, a file uploaded with `upload(\"a.txt\")`, whose `.txt` extension no interactions content declares"
+            ),
+            "no-counterpart"
+        );
+        assert_eq!(
+            class(
+                "the contents hold `f`, a file uploaded with `upload(p)`, whose kind interlint cannot tell"
+            ),
+            "not-followed"
+        );
+        assert_eq!(
+            class("the module uses `vertexai`, an SDK interlint does not migrate"),
+            "out-of-scope"
+        );
+    }
 
     #[test]
     fn messages_quote_code_on_one_line() {

@@ -216,6 +216,32 @@ fn convert(
                             crate::diagnostic::one_line(written)
                         ));
                     }
+                    // A file uploaded in the same scope, of a kind nothing tells.
+                    _ if let ValueKind::Name(name) = &item.kind
+                        && let Some(bound) = name.value.as_ref().and_then(|v| text.get(v.range.clone()))
+                        && let Some(call) = crate::migration_facts::upload_call(bound) =>
+                    {
+                        let upload = crate::diagnostic::one_line(call);
+                        return Err(match upload_extension(call, text) {
+                            Some(extension) => format!(
+                                "the contents hold `{}`, a file uploaded with `{upload}`, whose `.{extension}` \
+                                 extension no interactions content declares (an image, audio, video or document)",
+                                name.name,
+                            ),
+                            None => format!(
+                                "the contents hold `{}`, a file uploaded with `{upload}`, whose kind interlint \
+                                 cannot tell (neither a mime type the upload declares nor its path's extension: a \
+                                 string literal or a module constant bound once); an interactions content of a \
+                                 file is of its kind (`{}`)",
+                                name.name,
+                                dialect.map(&[
+                                    ("type".to_string(), dialect.string("video")),
+                                    ("uri".to_string(), "...".to_string()),
+                                    ("mime_type".to_string(), "...".to_string()),
+                                ])
+                            ),
+                        });
+                    }
                     _ if let Some(mime) = undeclared_mime(written) => {
                         return Err(format!(
                             "the contents hold `{}`, a file of mime type `{mime}`, which no interactions content \
@@ -960,7 +986,7 @@ fn factory_file_kind(mime: &str, text: &str, at: usize) -> Option<&'static str> 
         return mime_kind(&mime[1..mime.len() - 1]);
     }
     let bound = nearest_binding(mime.strip_suffix(".mimeType")?, text, at)?;
-    upload_kind(crate::migration_facts::upload_call(bound)?)
+    upload_kind(crate::migration_facts::upload_call(bound)?, text)
 }
 
 /// The expression the JavaScript name `name` is declared with (`const name = ...`) where it is
@@ -1029,24 +1055,42 @@ fn nearest_binding<'t>(name: &str, text: &'t str, at: usize) -> Option<&'t str> 
     Some(rest.trim())
 }
 
-/// The content kind of the file an upload call sends (`files.upload(file="report.pdf")`), by the
-/// extension of the one path literal it holds.
-fn upload_kind(call: &str) -> Option<&'static str> {
-    static PATH: std::sync::LazyLock<Option<regex::Regex>> =
-        std::sync::LazyLock::new(|| regex::Regex::new(r#"["'`][^"'`]*\.([A-Za-z0-9]+)["'`]"#).ok());
+/// The content kind of the file an upload call sends (`files.upload(file="report.pdf")`): the
+/// mime type its config declares, else the extension of its path.
+fn upload_kind(call: &str, text: &str) -> Option<&'static str> {
     // A mime type the upload's config declares (`config: { mimeType: "image/jpeg" }`) is the file's.
     if let [mime] = declared_mimes(call).as_slice() {
         return mime_kind(mime);
     }
+    crate::request_fields::content_kind_of_extension(&upload_extension(call, text)?)
+}
+
+/// The extension (lower case) of the path an upload call sends: of the one path literal it
+/// holds, or of the string a module constant naming its path is bound to (`upload_file(path=
+/// video_file_name)`, `video_file_name = "GreatRedSpot.mp4"` bound once).
+fn upload_extension(call: &str, text: &str) -> Option<String> {
+    static PATH: std::sync::LazyLock<Option<regex::Regex>> =
+        std::sync::LazyLock::new(|| regex::Regex::new(r#"["'`][^"'`]*\.([A-Za-z0-9]+)["'`]"#).ok());
+    // The path as a name alone: `upload_file(path=NAME)`, `upload(file=NAME)`, `upload_file(NAME)`.
+    static PATH_NAME: std::sync::LazyLock<Option<regex::Regex>> = std::sync::LazyLock::new(|| {
+        regex::Regex::new(r"(?:upload_file|files\.upload)\(\s*(?:(?:path|file)\s*=\s*)?([A-Za-z_]\w*)\s*[,)]")
+            .ok()
+    });
     let extensions: Vec<String> = PATH
         .as_ref()?
         .captures_iter(call)
         .filter_map(|c| c.get(1).map(|m| m.as_str().to_ascii_lowercase()))
         .collect();
     match extensions.as_slice() {
-        [only] => crate::request_fields::content_kind_of_extension(only),
-        _ => None,
+        [only] => return Some(only.clone()),
+        [] => {}
+        _ => return None,
     }
+    let name = PATH_NAME.as_ref()?.captures(call)?.get(1)?;
+    let path = literal_or_constant(name.as_str(), text)?;
+    let (_, extension) = path.rsplit_once('.')?;
+    (!extension.is_empty() && extension.chars().all(|c| c.is_ascii_alphanumeric()))
+        .then(|| extension.to_ascii_lowercase())
 }
 
 /// A text content of the interactions input.
@@ -1270,7 +1314,7 @@ fn uploaded_content(item: &Value, written: &str, text: &str, dialect: Dialect) -
         return None;
     };
     let bound = text.get(name.value.as_ref()?.range.clone())?;
-    let kind = upload_kind(crate::migration_facts::upload_call(bound)?)?;
+    let kind = upload_kind(crate::migration_facts::upload_call(bound)?, text)?;
     let member = |m: &str| format!("{written}.{}", m);
     Some(Content::new(
         kind,
@@ -1356,9 +1400,70 @@ fn textual_expression(written: &str, dialect: Dialect) -> bool {
                 .and_then(|r| r.split_once('('))
                 .is_some_and(|(method, args)| METHODS.contains(&method) && closes_at_end(args, dialect))
                 || joined_strings(written, dialect)
+                || concatenates_literal(written, dialect)
         }
-        None => joined_strings(written, dialect),
+        None => joined_strings(written, dialect) || concatenates_literal(written, dialect),
     }
+}
+
+/// Whether `written` adds operands with `+` of which one is a string literal (an f-string or a
+/// template literal too), each operand a name, a member, a call or an index
+/// (`prompt + "\n\n" + notes`): a text, as adding to a string makes one (JavaScript converts the other operand;
+/// Python's `str` takes a string alone). A conditional or any other operator at the top level
+/// makes it unknown.
+fn concatenates_literal(written: &str, dialect: Dialect) -> bool {
+    let is_prefix =
+        |o: &str| o.len() <= 2 && o.chars().all(|c| matches!(c, 'f' | 'F' | 'r' | 'R' | 'u' | 'U'));
+    // Each operand as written outside brackets (`f(x).y` is `f.y`), a literal as `"`.
+    let mut operands = vec![String::new()];
+    let mut literal = false;
+    let mut depth = 0u32;
+    let mut rest = written.trim();
+    while let Some(c) = rest.chars().next() {
+        if matches!(c, '"' | '\'' | '`') {
+            let Some(end) = string_literal_end(rest, dialect) else {
+                return false;
+            };
+            if depth == 0 {
+                let Some(operand) = operands.last_mut() else {
+                    return false;
+                };
+                // A literal after a name (`b"..."`, bytes) is not a text.
+                if !is_prefix(operand.trim()) {
+                    return false;
+                }
+                *operand = "\"".to_string();
+                literal = true;
+            }
+            rest = &rest[end..];
+            continue;
+        }
+        match c {
+            '(' | '[' | '{' => depth += 1,
+            ')' | ']' | '}' => match depth.checked_sub(1) {
+                Some(d) => depth = d,
+                None => return false,
+            },
+            '+' if depth == 0 => operands.push(String::new()),
+            _ if depth == 0 => {
+                if let Some(operand) = operands.last_mut() {
+                    operand.push(c)
+                }
+            }
+            _ => {}
+        }
+        rest = &rest[c.len_utf8()..];
+    }
+    let simple = |operand: &String| {
+        let operand = operand.trim();
+        operand == "\""
+            || !operand.is_empty()
+                && !operand.starts_with(|c: char| c.is_ascii_digit() || c == '.')
+                && operand
+                    .chars()
+                    .all(|c| c == '_' || c == '.' || c == '$' || c.is_alphanumeric())
+    };
+    depth == 0 && literal && operands.len() > 1 && operands.iter().all(simple)
 }
 
 /// Whether the arguments of a call, `args` (written after its opening parenthesis), end with
@@ -1507,7 +1612,27 @@ fn is_list_expression(written: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::{Dialect, joined_strings, textual_expression};
+    use super::{Dialect, concatenates_literal, joined_strings, textual_expression};
+
+    #[test]
+    fn a_literal_added_to_operands_is_text() {
+        let py = Dialect::Python;
+        let js = Dialect::JavaScript;
+        assert!(textual_expression(
+            r#"prompt + '\n\nHere is the screenshot:'"#,
+            py
+        ));
+        assert!(textual_expression(r#""Q: " + question + f" ({n})""#, py));
+        assert!(textual_expression("header + `\n${body}` + self.footer()", js));
+        assert!(concatenates_literal(r#"notes[0] + ":""#, py));
+        // Not a text: no literal, bytes, a conditional, another operator, a unary plus.
+        assert!(!concatenates_literal("a + b", py));
+        assert!(!concatenates_literal(r#"data + b"\n""#, py));
+        assert!(!concatenates_literal(r#""x" + a if c else image"#, py));
+        assert!(!concatenates_literal(r#""x" + a * 2"#, py));
+        assert!(!concatenates_literal(r#""x" + +a"#, js));
+        assert!(!concatenates_literal(r#"("x" + a"#, py));
+    }
 
     #[test]
     fn expressions_that_make_a_text() {
