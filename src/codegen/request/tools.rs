@@ -13,6 +13,23 @@ use crate::request_fields::snake_case;
 /// alone (`{"type": "google_search"}`), after the public interactions reference.
 const TYPE_ONLY_TOOLS: &[&str] = &["google_search", "code_execution", "url_context"];
 
+/// Whether `written` is the class of the settings of the built-in tool `key`, not called
+/// (`code_execution=types.ToolCodeExecution`, `url_context=UrlContext`), which python-genai's
+/// pydantic models take as those settings with none set: the class named after the tool, in
+/// upper camel case, with or without a `Tool` prefix.
+fn settings_class(written: &str, key: &str) -> bool {
+    let class = written.trim().rsplit('.').next().unwrap_or_default();
+    let dotted = written
+        .trim()
+        .split('.')
+        .all(|segment| !segment.is_empty() && segment.chars().all(|c| c == '_' || c.is_ascii_alphanumeric()));
+    let mut camel = crate::request_fields::camel_case(key);
+    if let Some(first) = camel.get(..1) {
+        camel = first.to_ascii_uppercase() + &camel[1..];
+    }
+    dotted && (class == camel || class.strip_prefix("Tool") == Some(camel.as_str()))
+}
+
 /// A request's `tools` in the interactions shape: each old tool object becomes one typed tool
 /// per entry (`{"function_declarations": [d, ...]}` → `{"type": "function", ...d}` each,
 /// `{"google_search": {}}` → `{"type": "google_search"}`); or why it cannot be written.
@@ -42,7 +59,8 @@ pub(crate) fn tools_value(value: &Value, text: &str, dialect: Dialect) -> Result
                 let empty = entry
                     .value
                     .as_map()
-                    .is_some_and(|m| m.complete && m.entries.is_empty());
+                    .is_some_and(|m| m.complete && m.entries.is_empty())
+                    || settings_class(text.get(entry.value.range.clone()).unwrap_or_default(), &key);
                 if !empty {
                     return Err(format!(
                         "the tool `{}` has settings interlint does not carry over",
@@ -127,4 +145,22 @@ pub(crate) fn callable_tool<'t>(value: &crate::migration_facts::Value, text: &'t
         }
         _ => text.get(item.range.clone()),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::settings_class;
+
+    #[test]
+    fn a_tool_settings_class_not_called_is_no_settings() {
+        assert!(settings_class("types.ToolCodeExecution", "code_execution"));
+        assert!(settings_class("UrlContext", "url_context"));
+        assert!(settings_class("genai.types.GoogleSearch", "google_search"));
+        assert!(!settings_class(
+            "types.GoogleSearch(time_range_filter=t)",
+            "google_search"
+        ));
+        assert!(!settings_class("search_settings", "google_search"));
+        assert!(!settings_class("types.UrlContext", "code_execution"));
+    }
 }
