@@ -302,19 +302,21 @@ pub fn blocked(
     };
     // A setting written in another request of the module is that request's, not this unit's;
     // a read may be of any result (results are passed around).
-    let calls = &analysis.document().facts().calls;
+    let doc = analysis.document();
+    let calls = &doc.facts().calls;
     let theirs = |m: &no_counterpart::Missing| {
         !m.read
             && calls
                 .iter()
                 .any(|c| c.range.start != at && c.range.start <= m.at && m.at < c.range.end)
     };
-    let own: Vec<no_counterpart::Missing> = analysis
+    let mut own: Vec<no_counterpart::Missing> = analysis
         .missing()
         .iter()
         .filter(|m| !theirs(m))
         .cloned()
         .collect();
+    own.extend(settings_of_other_cells(doc, at));
     let missing = no_counterpart::nearest(&own, at, 3);
     // A reason of this unit's own that is not a limit of the analysis (a read of its result
     // with no counterpart, another SDK) is the one to give.
@@ -330,6 +332,70 @@ pub fn blocked(
         ),
         ReasonClass::NoCounterpart,
     )
+}
+
+/// In a notebook, the settings with no counterpart written in earlier cells, outside any request,
+/// in the value of a top-level binding whose name the unit's request at `at` mentions (a config
+/// with safety settings bound in one cell and sent from another): placed by cell and line.
+/// Reads in other cells are not counted: a tutorial's cells read their own results.
+fn settings_of_other_cells(doc: &crate::lang::Document, at: usize) -> Vec<no_counterpart::Missing> {
+    let Some((module, base)) = &doc.module else {
+        return Vec::new();
+    };
+    let request = doc
+        .facts()
+        .calls
+        .iter()
+        .find(|c| c.range.start <= at && at < c.range.end)
+        .and_then(|c| doc.text.get(c.range.clone()))
+        .unwrap_or_default();
+    let module_calls = &module.doc.facts().calls;
+    let text = &module.doc.text;
+    no_counterpart::missing(&module.doc)
+        .into_iter()
+        .filter(|m| !m.read && m.at < *base)
+        .filter(|m| {
+            !module_calls
+                .iter()
+                .any(|c| c.range.start <= m.at && m.at < c.range.end)
+        })
+        .filter(|m| binding_at(text, m.at).is_some_and(|name| mentions(request, name)))
+        .map(|m| no_counterpart::Missing {
+            place: module.place(m.at),
+            at: m.at.saturating_sub(*base),
+            ..m
+        })
+        .collect()
+}
+
+/// The name a top-level assignment binds (`config = GenerateContentConfig(`) when the statement
+/// that holds offset `at` of `text` is one: the nearest line at or before `at` that starts at
+/// the first column with a name.
+fn binding_at(text: &str, at: usize) -> Option<&str> {
+    static ASSIGNMENT: std::sync::LazyLock<Option<regex::Regex>> =
+        std::sync::LazyLock::new(|| regex::Regex::new(r"^([A-Za-z_]\w*)[ \t]*(?::[^=\n]*)?=[^=]").ok());
+    let before = text.get(..at)?;
+    let statement = before
+        .rsplit('\n')
+        .find(|line| line.starts_with(|c: char| !c.is_whitespace() && !matches!(c, ')' | ']' | '}' | '#')))?;
+    ASSIGNMENT
+        .as_ref()?
+        .captures(statement)?
+        .get(1)
+        .map(|m| m.as_str())
+}
+
+/// Whether `code` reads the name `name`: a word of its own, not an attribute (`x.name`) nor a
+/// keyword argument (`name=...`).
+fn mentions(code: &str, name: &str) -> bool {
+    code.match_indices(name).any(|(i, _)| {
+        let word = |c: char| c == '_' || c.is_alphanumeric();
+        let after = code[i + name.len()..].trim_start();
+        let keyword = after.starts_with('=') && !after.starts_with("==");
+        !code[..i].ends_with(|c: char| word(c) || c == '.')
+            && !code[i + name.len()..].starts_with(word)
+            && !keyword
+    })
 }
 
 /// The findings of calls of client methods on objects interlint does not follow
