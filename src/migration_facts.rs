@@ -438,6 +438,9 @@ pub struct Read {
 #[derive(Clone, Debug, Default)]
 pub struct ResultUses {
     pub uses: Vec<ResultUse>,
+    /// The other requests of the module rewritten with this one: their results are passed to
+    /// the same function ([`ResultUse::Through`]), whose reads are rewritten once for all.
+    pub together: Vec<Range<usize>>,
 }
 
 #[derive(Clone, Debug)]
@@ -457,6 +460,15 @@ pub enum ResultUse {
     Parts(PartsLoop),
     /// `R.function_calls` (`functionCalls`), with what is read of each call.
     FunctionCalls(FunctionCallsRead),
+    /// The result passed to a function of the module (`show(response)`), whose reads of the
+    /// parameter are this unit's uses too: the function (`function`, its definition; `name`),
+    /// the call passing the result (`call`), and every call of the function in the module.
+    Through {
+        function: Range<usize>,
+        name: String,
+        call: Range<usize>,
+        calls: Vec<Range<usize>>,
+    },
 }
 
 /// A read of a response's function calls (`R.function_calls`) and of the calls taken from it: by

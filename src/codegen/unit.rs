@@ -24,8 +24,40 @@ use crate::tables::Tables as Settings;
 const SHARED_MEMBERS: &[&str] = &["model_dump", "model_dump_json"];
 
 /// The edits rewriting the reads of `call`'s result (its stream's loops too), or why the unit
-/// cannot be rewritten: `place` says where an offset is.
+/// cannot be rewritten: `place` says where an offset is. A result passed to a function that
+/// other requests' results reach too is rewritten with theirs ([`joined_result_edits`]).
 pub(crate) fn result_edits(
+    call: &Call,
+    doc: &Document,
+    settings: &Settings,
+    place: &dyn Fn(usize) -> String,
+) -> Result<Vec<Edit>, String> {
+    if let Some(result) = &call.result
+        && !result.together.is_empty()
+        && let Some((name, at)) = through(call)
+    {
+        return Err(format!(
+            "{}: the result is passed to `{name}`, which other requests' results reach too; \
+             interlint rewrites such requests together only when each is a request of the \
+             current client",
+            place(at.start)
+        ));
+    }
+    joined_result_edits(call, doc, settings, place)
+}
+
+/// The first function of the module `call`'s result is passed to, and the call passing it.
+pub(crate) fn through(call: &Call) -> Option<(&str, &Range<usize>)> {
+    call.result.as_ref()?.uses.iter().find_map(|u| match u {
+        ResultUse::Through { name, call, .. } => Some((name.as_str(), call)),
+        _ => None,
+    })
+}
+
+/// [`result_edits`], for a request rewritten with the others of
+/// [`ResultUses::together`](crate::migration_facts::ResultUses::together): the reads they share
+/// come out the same in each, and are made once.
+pub(crate) fn joined_result_edits(
     call: &Call,
     doc: &Document,
     settings: &Settings,
@@ -46,7 +78,7 @@ pub(crate) fn result_edits(
                     continue;
                 }
                 return Err(format!(
-                    "{}: `{}` has no counterpart on an interaction",
+                    "{}: `{}` is read, which interlint does not rewrite to a read of an interaction",
                     place(range.start),
                     written(range)
                 ));
@@ -57,6 +89,7 @@ pub(crate) fn result_edits(
             ResultUse::FunctionCalls(calls) => {
                 edits.extend(function_calls_edits(calls, doc, settings, dialect, place)?)
             }
+            ResultUse::Through { .. } => {}
         }
     }
     // A test repeated by the rewrite goes, with its own edit.
@@ -451,6 +484,21 @@ fn parts_edits(
             ));
         }
     }
+    // Code execution parts read: the loop goes over the code execution steps too, each as it
+    // is, between the output's contents.
+    let code_parts = parts.reads.iter().any(|r| {
+        matches!(
+            snake_case(&r.member).as_str(),
+            "executable_code" | "code_execution_result"
+        )
+    });
+    if code_parts && thoughtful {
+        return Err(format!(
+            "{}: the loop reads both thoughts and code execution parts, which an interaction holds as \
+             steps of their own",
+            place(parts.iter.start)
+        ));
+    }
     let line_start = text
         .get(..parts.iter.start)
         .and_then(|t| t.rfind('\n'))
@@ -468,6 +516,15 @@ fn parts_edits(
         false => String::new(),
     };
     let iterated = match (py, thoughtful) {
+        (true, false) if code_parts => format!(
+            "[\n{indent}    item\n{indent}    for step in {receiver}.steps or []\n{indent}    for item in (\n{indent}        \
+             step.content or []\n{indent}        if step.type == \"model_output\"\n{indent}        else [step]\n{indent}        \
+             if step.type in (\"code_execution_call\", \"code_execution_result\")\n{indent}        else []\n{indent}    )\n{indent}]"
+        ),
+        (false, _) if code_parts => format!(
+            "({receiver}.steps ?? []).flatMap((step) =>\n{indent}  step.type === \"model_output\"\n{indent}    ? (step.content ?? [])\n{indent}    \
+             : step.type === \"code_execution_call\" || step.type === \"code_execution_result\"\n{indent}      ? [step]\n{indent}      : [],\n{indent})"
+        ),
         (true, false) => {
             let one_line = format!(
                 "[item for step in {receiver}.steps or [] if step.type == \"model_output\" for item in step.content or []{}]",
@@ -562,7 +619,25 @@ fn parts_edits(
                     written(&read.range)
                 ));
             }
-            ("text" | "inline_data", PartRole::Unguarded, _) => return Err(unguarded()),
+            ("executable_code", PartRole::Test { test, .. }, _) => {
+                edits.push(Edit::replace(test.clone(), is("code_execution_call")))
+            }
+            ("executable_code", PartRole::Guarded, Some((name, range))) if name == "code" => {
+                edits.push(Edit::replace(range.clone(), format!("{part}.arguments.code")))
+            }
+            ("code_execution_result", PartRole::Test { test, .. }, _) => {
+                edits.push(Edit::replace(test.clone(), is("code_execution_result")))
+            }
+            ("code_execution_result", PartRole::Guarded, Some((name, range))) if name == "output" => {
+                edits.push(Edit::replace(range.clone(), format!("{part}.result")))
+            }
+            (
+                "text" | "inline_data" | "executable_code" | "code_execution_result",
+                PartRole::Unguarded,
+                _,
+            ) => {
+                return Err(unguarded());
+            }
             _ => {
                 return Err(format!(
                     "{at}: `{}` has no counterpart on an interaction's output content",

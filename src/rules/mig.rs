@@ -8,7 +8,7 @@ use crate::analysis::{Analysis, no_counterpart};
 use crate::codegen::request::{Rewritten, rewrite_to_interactions};
 use crate::diagnostic::{Diagnostic, Edit, ReasonClass};
 use crate::lang::Document;
-use crate::migration_facts::{Call, CallKind, Entry, Facts, MapValue, ModelRef, Value, ValueKind};
+use crate::migration_facts::{Call, CallKind, Entry, Facts, MapValue, ModelRef, ResultUse, Value, ValueKind};
 use crate::request_fields::snake_case;
 use crate::tables::Tables as Settings;
 
@@ -301,14 +301,28 @@ pub fn blocked(
         ReasonClass::of_generated(&reason)
     };
     // A setting written in another request of the module is that request's, not this unit's;
-    // a read may be of any result (results are passed around).
+    // so is a read of another request's result, when not of this one's too; another read may
+    // be of any result (results are passed around).
     let doc = analysis.document();
     let calls = &doc.facts().calls;
-    let theirs = |m: &no_counterpart::Missing| {
-        !m.read
-            && calls
-                .iter()
-                .any(|c| c.range.start != at && c.range.start <= m.at && m.at < c.range.end)
+    let reads_at = |c: &Call, offset: usize| {
+        c.result.as_ref().is_some_and(|r| {
+            r.uses.iter().any(|u| match u {
+                ResultUse::Member { range, .. } | ResultUse::Escape { range, .. } => range.contains(&offset),
+                ResultUse::Read(read) => read.range.contains(&offset),
+                _ => false,
+            })
+        })
+    };
+    let theirs = |m: &no_counterpart::Missing| match m.read {
+        false => calls
+            .iter()
+            .any(|c| c.range.start != at && c.range.start <= m.at && m.at < c.range.end),
+        true => {
+            let own = calls.iter().find(|c| c.range.start <= at && at < c.range.end);
+            !own.is_some_and(|c| reads_at(c, m.at))
+                && calls.iter().any(|c| c.range.start != at && reads_at(c, m.at))
+        }
     };
     let mut own: Vec<no_counterpart::Missing> = analysis
         .missing()

@@ -19,7 +19,7 @@ use crate::migration_facts::{Call, CallKind, Entry, ModelRef, ValueKind};
 use crate::request_fields::{Place, snake_case};
 use crate::tables::Tables as Settings;
 
-use super::unit::result_edits;
+use super::unit::{joined_result_edits, result_edits};
 use super::writer::Dialect;
 use super::writer::edits::merge_insertions;
 use super::writer::imports::import_edits;
@@ -156,6 +156,11 @@ fn rewrite_in_document(
         }
         return Ok(edits);
     }
+    if let Some(result) = &call.result
+        && !result.together.is_empty()
+    {
+        return joined(call, &result.together, doc, settings, stream, place);
+    }
     let mut edits = rewrite_one(call, doc, settings, stream, false)?;
     let reads = result_edits(call, doc, settings, place)?;
     if !reads.is_empty() {
@@ -165,6 +170,56 @@ fn rewrite_in_document(
         if edits.windows(2).any(|w| w[0].range.end > w[1].range.start) {
             return Err("the rewrites of the request and of its result's reads overlap".into());
         }
+    }
+    Ok(edits)
+}
+
+/// `call` rewritten with the requests of `together`, whose results reach the same function of
+/// the module: all of them, with the reads of each (those they share made once), or none.
+fn joined(
+    call: &Call,
+    together: &[std::ops::Range<usize>],
+    doc: &Document,
+    settings: &Settings,
+    stream: bool,
+    place: &dyn Fn(usize) -> String,
+) -> Result<Vec<Edit>, String> {
+    let facts = doc.facts();
+    let (name, _) = super::unit::through(call).unwrap_or(("a function", &call.range));
+    let mut edits = rewrite_one(call, doc, settings, stream, false)?;
+    edits.extend(joined_result_edits(call, doc, settings, place)?);
+    for range in together {
+        let Some(other) = facts.calls.iter().find(|c| c.range == *range) else {
+            return Err(format!(
+                "the requests whose results reach `{name}` are not all known"
+            ));
+        };
+        let stream = match other.kind {
+            CallKind::Create => false,
+            CallKind::CreateStream => true,
+            _ => {
+                return Err(format!(
+                    "{}: `{name}` also reads the result of this call, which is not a request of the \
+                     current client; interlint rewrites them together only when each is",
+                    place(other.range.start)
+                ));
+            }
+        };
+        let also = |why: String| {
+            format!(
+                "`{name}` reads the result of {} too, which cannot be rewritten with this one: {why}",
+                place(other.range.start)
+            )
+        };
+        edits.extend(rewrite_one(other, doc, settings, stream, false).map_err(also)?);
+        edits.extend(joined_result_edits(other, doc, settings, place).map_err(also)?);
+    }
+    edits.sort_by_key(|e| (e.range.start, e.range.end));
+    edits.dedup();
+    if edits.windows(2).any(|w| w[0].range.end > w[1].range.start) {
+        return Err(format!(
+            "the rewrites of the requests whose results reach `{name}` overlap (they read them differently)"
+        ));
     }
     Ok(edits)
 }

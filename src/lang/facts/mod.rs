@@ -198,6 +198,7 @@ pub(crate) fn extract(
             facts.wrappers.push(wrapper);
         }
     }
+    unit::join_through(&mut facts.calls);
     for &(node, scope) in &a.scopes.members {
         if let Some(read) = a.read(node, scope) {
             facts.reads.push(read);

@@ -7,7 +7,10 @@
 //! chunks. Printing it (`print(response)`) or testing it (`if response:`) reads nothing of it;
 //! anything else is recorded as a use the rewrite cannot follow, with where it is.
 
+use std::ops::Range;
+
 use super::Analyzer;
+use super::language::Scoping;
 use super::scope::{BindingKind, Resolution};
 use crate::lang::bindings::Binding;
 use crate::lang::ir::{Kind, NodeId};
@@ -176,14 +179,109 @@ impl Analyzer<'_> {
             Kind::Template(_) => {}
             _ if self.shown(parent, node) => {}
             Kind::Call(c) if c.args.iter().any(|a| a.value == node) => {
-                let callee = shorten(self.src(c.callee));
-                uses.push(self.escape(parent, format!("`{what}` is passed to `{callee}`")));
+                if !self.passed_into(parent, node, scope, follow, uses) {
+                    let callee = shorten(self.src(c.callee));
+                    uses.push(self.escape(parent, format!("`{what}` is passed to `{callee}`")));
+                }
             }
             Kind::Return(_) => self.returned(parent, &what, follow, uses),
             // A lambda's or an arrow function's expression body.
             Kind::Function(_) if self.returns(parent, node) => self.returned(node, &what, follow, uses),
             _ => uses.push(self.used_in(node, parent)),
         }
+    }
+
+    /// `node` passed by `call` to a function defined once in the module (Python), as a plain
+    /// parameter the function does not rebind: the reads of that parameter are followed as the
+    /// result's, after a [`ResultUse::Through`] naming the function and its calls (the requests
+    /// whose results reach it are rewritten together). `false` when the function is not one.
+    fn passed_into(
+        &self,
+        call: NodeId,
+        node: NodeId,
+        scope: usize,
+        follow: Follow,
+        uses: &mut Vec<ResultUse>,
+    ) -> bool {
+        use crate::lang::ir::{ArgKind, ParamKind};
+        if self.lang.scoping() == Scoping::Block || follow.returns >= MAX_RETURNS {
+            return false;
+        }
+        let Kind::Call(c) = self.kind(call) else {
+            return false;
+        };
+        let Some(callee) = self.tree.name(c.callee) else {
+            return false;
+        };
+        let [binding] = self.scopes.names.all_bindings(callee, scope) else {
+            return false;
+        };
+        let Some(&(function, inner)) = self.scopes.functions.get(&binding.start) else {
+            return false;
+        };
+        let Kind::Function(f) = self.kind(function) else {
+            return false;
+        };
+        // A decorator may wrap the function; a generator's body runs when it is iterated.
+        if !f.decorators.is_empty() || f.is_async {
+            return false;
+        }
+        let Some(index) = c.args.iter().position(|a| a.value == node) else {
+            return false;
+        };
+        let param = match &c.args[index].kind {
+            ArgKind::Positional if c.args[..index].iter().all(|a| a.kind == ArgKind::Positional) => {
+                f.params.get(index)
+            }
+            ArgKind::Keyword(k) => f
+                .params
+                .iter()
+                .find(|p| p.name.as_ref().is_some_and(|n| n.name == k.name)),
+            _ => None,
+        };
+        let Some((param, name)) = param
+            .filter(|p| p.kind == ParamKind::Plain && p.pattern.is_none())
+            .and_then(|p| p.name.as_ref().map(|n| (p, n)))
+        else {
+            return false;
+        };
+        if f.params[..]
+            .iter()
+            .take_while(|p| !std::ptr::eq(*p, param))
+            .any(|p| p.kind != ParamKind::Plain)
+        {
+            return false;
+        }
+        match self.scopes.names.bindings_in(inner, &name.name) {
+            Some([b]) if b.start == name.span.start as usize => {}
+            _ => return false,
+        }
+        let Some((function_name, calls)) = self.function_calls(function) else {
+            return false;
+        };
+        let mut called = Vec::new();
+        for (use_, _) in &calls {
+            match use_ {
+                FunctionUse::Called(c) => called.push(self.range(*c)),
+                FunctionUse::Other(_) => return false,
+            }
+        }
+        uses.push(ResultUse::Through {
+            function: self.range(function),
+            name: function_name,
+            call: self.range(call),
+            calls: called,
+        });
+        let follow = Follow {
+            returns: follow.returns + 1,
+            ..follow
+        };
+        for &(load, load_scope) in self.scopes.loads_of(&name.name) {
+            if self.scopes.names.declaring_scope(&name.name, load_scope) == Some(inner) {
+                self.use_of(self.climb(load), load_scope, follow, false, uses);
+            }
+        }
+        true
     }
 
     /// Whether `node` is the condition of an `if`, a `while` or a conditional expression, or an
@@ -789,5 +887,102 @@ pub(super) fn shorten(code: &str) -> String {
     match code.char_indices().nth(QUOTE) {
         Some((end, _)) => format!("{}...", &code[..end]),
         None => code.to_string(),
+    }
+}
+
+/// The requests whose results are passed to one function of the module are rewritten together
+/// (each one's [`ResultUses::together`] names the others), when every call of the function
+/// passes one of them; otherwise each is left, with the call that passes something else.
+pub(super) fn join_through(calls: &mut [crate::migration_facts::Call]) {
+    use std::collections::BTreeMap;
+    /// A function reached: its name, every call of it, the calls passing a result, and the
+    /// requests of those results.
+    #[derive(Default)]
+    struct Reached {
+        name: String,
+        all: Vec<Range<usize>>,
+        passing: Vec<Range<usize>>,
+        members: Vec<usize>,
+    }
+    let mut by_function: BTreeMap<(usize, usize), Reached> = BTreeMap::new();
+    for (i, call) in calls.iter().enumerate() {
+        let Some(result) = &call.result else {
+            continue;
+        };
+        for use_ in &result.uses {
+            if let ResultUse::Through {
+                function,
+                name,
+                call: at,
+                calls: all,
+            } = use_
+            {
+                let entry = by_function
+                    .entry((function.start, function.end))
+                    .or_insert_with(|| Reached {
+                        name: name.clone(),
+                        all: all.clone(),
+                        ..Reached::default()
+                    });
+                entry.passing.push(at.clone());
+                if !entry.members.contains(&i) {
+                    entry.members.push(i);
+                }
+            }
+        }
+    }
+    if by_function.is_empty() {
+        return;
+    }
+    let mut group: Vec<usize> = (0..calls.len()).collect();
+    fn root(group: &mut [usize], mut i: usize) -> usize {
+        while group[i] != i {
+            group[i] = group[group[i]];
+            i = group[i];
+        }
+        i
+    }
+    let mut left: Vec<(usize, ResultUse)> = Vec::new();
+    for Reached {
+        name,
+        all,
+        passing,
+        members,
+    } in by_function.values()
+    {
+        if let Some(other) = all.iter().find(|c| !passing.contains(c)) {
+            for &m in members {
+                left.push((
+                    m,
+                    ResultUse::Escape {
+                        range: other.clone(),
+                        how: format!(
+                            "`{name}`, which reads the result, is also called with a value that is not \
+                             the result of a request interlint follows"
+                        ),
+                    },
+                ));
+            }
+            continue;
+        }
+        for pair in members.windows(2) {
+            let (a, b) = (root(&mut group, pair[0]), root(&mut group, pair[1]));
+            group[a] = b;
+        }
+    }
+    for (i, use_) in left {
+        if let Some(result) = calls[i].result.as_mut() {
+            result.uses.push(use_);
+        }
+    }
+    let roots: Vec<usize> = (0..calls.len()).map(|i| root(&mut group, i)).collect();
+    for i in 0..calls.len() {
+        let together: Vec<Range<usize>> = (0..calls.len())
+            .filter(|&j| j != i && roots[j] == roots[i])
+            .map(|j| calls[j].range.clone())
+            .collect();
+        if let Some(result) = calls[i].result.as_mut() {
+            result.together = together;
+        }
     }
 }
