@@ -113,6 +113,10 @@ pub struct RequestFields {
     pub function_calls: FunctionCallsMapping,
     /// The interactions contents by kind (`image`, ...): their mime types and path extensions.
     pub contents: std::collections::BTreeMap<String, ContentKind>,
+    /// A part's own media resolution (`PartMediaResolutionLevel` member) → an image or video
+    /// content's `resolution`.
+    #[serde(default)]
+    pub part_resolution: std::collections::BTreeMap<String, String>,
 }
 
 /// The mime types an interactions content of one kind declares, and the path extensions of
@@ -162,6 +166,18 @@ pub fn content_of_extension(extension: &str) -> Option<(&'static str, &'static s
             .get(extension)
             .map(|mime| (name.as_str(), mime.as_str()))
     })
+}
+
+/// The `resolution` of an image or video content for a part's own media resolution, by the
+/// level's member name (`MEDIA_RESOLUTION_HIGH` → `high`).
+pub fn part_resolution(level: &str) -> Option<&'static str> {
+    static LEVELS: std::sync::LazyLock<std::collections::BTreeMap<String, String>> =
+        std::sync::LazyLock::new(|| {
+            RequestFields::builtin()
+                .map(|f| f.part_resolution)
+                .unwrap_or_default()
+        });
+    LEVELS.get(level).map(String::as_str)
 }
 
 fn builtin_contents() -> &'static std::collections::BTreeMap<String, ContentKind> {

@@ -205,6 +205,21 @@ fn convert(
                     _ if let Some(content) = map_part_content(item, text, dialect) => {
                         contents.push(content.write(settings, dialect)?)
                     }
+                    // A part built by the JavaScript client's factory (`createPartFromUri(u, m)`).
+                    _ if dialect == Dialect::JavaScript
+                        && text.contains("@google/genai")
+                        && ["createPartFromUri", "createPartFromBase64", "createPartFromText"]
+                            .iter()
+                            .any(|f| factory_arguments(written, f).is_some()) =>
+                    {
+                        contents.extend(factory_parts_input(
+                            &[written],
+                            text,
+                            value.range.start,
+                            dialect,
+                            settings,
+                        )?)
+                    }
                     // A file uploaded in the same scope, of a kind its path tells.
                     _ if let Some(content) = uploaded_content(item, written, text, dialect) => {
                         contents.push(content.write(settings, dialect)?)
@@ -1124,6 +1139,10 @@ impl Content {
     /// document's resolution), which the request would no longer apply to it.
     fn write(mut self, settings: ContentSettings<'_>, dialect: Dialect) -> Result<String, String> {
         for (name, value) in settings {
+            // A content's own setting (a part's media resolution) wins over the request's.
+            if self.entries.iter().any(|(own, _)| own == name) {
+                continue;
+            }
             if crate::request_fields::content_kind_takes(self.kind, name) {
                 self.entries.push((name.clone(), value.clone()));
             } else if self.kind != "text" {
@@ -1160,11 +1179,12 @@ fn literal_or_constant(written: &str, text: &str) -> Option<String> {
 
 /// `types.Part.from_uri(file_uri=U, mime_type="image/png")` (or `Part(file_data=FileData(...))`)
 /// as the interactions content of its kind: `{"type": "image", "uri": U, "mime_type": ...}`; the
-/// kind comes from the literal mime type.
+/// kind comes from the literal mime type. The part's own `media_resolution`
+/// (`PartMediaResolution(level=...)`) is the content's `resolution`.
 fn uri_content(written: &str, text: &str, dialect: Dialect) -> Option<Content> {
     static FROM_URI: std::sync::LazyLock<Option<regex::Regex>> = std::sync::LazyLock::new(|| {
         regex::Regex::new(
-            r#"^(?:[A-Za-z_][\w.]*\.)?Part(?:\.from_uri\(|\(\s*file_data\s*=\s*(?:[A-Za-z_][\w.]*\.)?FileData\()\s*file_uri\s*=\s*(?P<uri>(?:[^,()]|\([^()]*\))+?)\s*,\s*mime_type\s*=\s*(?P<mime>"[^"]*"|'[^']*'|[A-Z_][A-Z0-9_]*)\s*,?\s*\)\s*,?\s*\)?$"#,
+            r#"^(?:[A-Za-z_][\w.]*\.)?Part(?:\.from_uri\(|\(\s*file_data\s*=\s*(?:[A-Za-z_][\w.]*\.)?FileData\()\s*file_uri\s*=\s*(?P<uri>(?:[^,()]|\([^()]*\))+?)\s*,\s*mime_type\s*=\s*(?P<mime>"[^"]*"|'[^']*'|[A-Z_][A-Z0-9_]*)\s*,?\s*(?:\)\s*,?\s*)?(?:media_resolution\s*=\s*(?:[A-Za-z_][\w.]*\.)?PartMediaResolution\(\s*level\s*=\s*(?:[A-Za-z_][\w.]*\.)?(?P<level>MEDIA_RESOLUTION_[A-Z_]+)\s*,?\s*\)\s*,?\s*)?\)?$"#,
         )
         .ok()
     });
@@ -1178,14 +1198,19 @@ fn uri_content(written: &str, text: &str, dialect: Dialect) -> Option<Content> {
     }
     let mime_written = caps.name("mime")?.as_str();
     let kind = mime_kind(&literal_or_constant(mime_written, text)?)?;
-    Some(Content::new(
-        kind,
-        vec![
-            ("uri".to_string(), caps.name("uri")?.as_str().to_string()),
-            ("mime_type".to_string(), mime_written.to_string()),
-        ],
-        dialect,
-    ))
+    let mut fields = vec![
+        ("uri".to_string(), caps.name("uri")?.as_str().to_string()),
+        ("mime_type".to_string(), mime_written.to_string()),
+    ];
+    // The part's own media resolution: the content's, when its kind takes one.
+    if let Some(level) = caps.name("level") {
+        let resolution = crate::request_fields::part_resolution(level.as_str())?;
+        if !crate::request_fields::content_kind_takes(kind, "resolution") {
+            return None;
+        }
+        fields.push(("resolution".to_string(), dialect.string(resolution)));
+    }
+    Some(Content::new(kind, fields, dialect))
 }
 
 /// `types.Part.from_bytes(data=B, mime_type="image/png")` as the interactions content of its
