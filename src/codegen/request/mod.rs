@@ -238,7 +238,19 @@ fn rewrite_one(
     let Some(method) = call.method.clone() else {
         return Err(match &call.alias {
             Some(alias) => format!("the method is called through `{alias}`, which is used more than once"),
-            None => "the client's `models` resource is not named in the call".to_string(),
+            None => match call
+                .callee_text
+                .rsplit_once('.')
+                .map(|(receiver, _)| receiver.trim())
+            {
+                // `geminiClient.generateContent(...)`: an object of the application's own, maybe.
+                Some(receiver) if !receiver.ends_with("models") => format!(
+                    "`{}` is not followed to the client's `models` resource (it may be an object of the \
+                     application's own, whose method calls the API elsewhere)",
+                    crate::diagnostic::one_line(receiver)
+                ),
+                _ => "the client's `models` resource is not named in the call".to_string(),
+            },
         });
     };
     if call.spread {
