@@ -338,10 +338,18 @@ pub fn blocked(
         return diagnostic.with_blocked_as(advice, reason, generated);
     }
     let listed: Vec<String> = missing.iter().map(|m| m.describe()).collect();
+    // The analysis stopped at one of those reads: it is said once.
+    let same_read = missing
+        .iter()
+        .any(|m| m.read && reason.starts_with(&format!("{}:", m.place)) && reason.contains(&m.name));
+    let tail = match same_read {
+        true => String::new(),
+        false => format!("; and {reason}"),
+    };
     diagnostic.with_blocked_as(
         advice,
         format!(
-            "the interactions API has no counterpart for what this module depends on: {}; and {reason}",
+            "the interactions API has no counterpart for what this module depends on: {}{tail}",
             listed.join("; ")
         ),
         ReasonClass::NoCounterpart,
