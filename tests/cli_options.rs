@@ -43,12 +43,15 @@ fn statistics_tally_the_reasons_left() {
         r = client.models.generate_content(model=\"gemini-3.5-flash\", contents=\"a\")\n\
         print(r.candidates[0].finish_reason)\n\
         s = client.models.generate_content(model=\"gemini-3.5-flash\", contents=\"b\")\n\
-        print(s.candidates[0].safety_ratings)\n";
+        print(s.candidates[0].finish_reason)\n";
     let dir = tree(&[("app.py", code)]);
     let o = interlint(dir.path(), &["--statistics", "app.py"]);
     let out = stdout(&o);
     assert!(
-        out.contains("2\tMIG001\tcreate-content-call\n \t  2 × [no-counterpart] `…` has no counterpart on an interaction\n"),
+        out.contains(
+            "2\tMIG001\tcreate-content-call\n \t  2 × [no-counterpart] the interactions API has no counterpart for \
+             what this module depends on: reads `…`, why the answer ended\n"
+        ),
         "{out}"
     );
     let o = interlint(dir.path(), &["--statistics", "--format", "json", "app.py"]);
@@ -59,7 +62,11 @@ fn statistics_tally_the_reasons_left() {
         .expect("a MIG001 row");
     assert_eq!(
         mig001["reasons"],
-        serde_json::json!([{"reason": "`…` has no counterpart on an interaction", "class": "no-counterpart", "count": 2}])
+        serde_json::json!([{
+            "reason": "the interactions API has no counterpart for what this module depends on: reads `…`, why the answer ended",
+            "class": "no-counterpart",
+            "count": 2
+        }])
     );
     // Each finding left unrewritten carries its reason and the reason's class in JSON.
     let (findings, reasons) = mig001_reasons(dir.path(), "app.py");
@@ -77,7 +84,7 @@ fn statistics_tally_the_reasons_left() {
     // With unsafe fixes shown as fixable, a fixable finding has no reason to tally.
     let o = interlint(dir.path(), &["--statistics", "--unsafe-fixes", "app.py"]);
     assert!(
-        stdout(&o).contains("× [no-counterpart] `…` has no counterpart"),
+        stdout(&o).contains("× [no-counterpart] the interactions API has no counterpart"),
         "{}",
         stdout(&o)
     );
