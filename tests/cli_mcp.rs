@@ -234,7 +234,10 @@ fn check_says_why_a_finding_is_left_and_what_that_asks() {
     let (page, error) = client.call("interlint_check", json!({"select": ["MIG001"]}));
     assert!(!error);
     assert!(
-        page.contains(" [left, no-counterpart: line 4: `r.candidates[0].finish_reason` has no counterpart"),
+        page.contains(
+            " [left, no-counterpart: the interactions API has no counterpart for what this module depends on: \
+             reads `finish_reason`, why the answer ended (line 4)]"
+        ),
         "{page}"
     );
     client.finish();
