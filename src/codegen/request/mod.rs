@@ -146,15 +146,9 @@ fn rewrite_in_document(
             ));
         }
         edits.push(Edit::replace(statement, ""));
-        edits.sort_by_key(|e| (e.range.start, e.range.end));
-        edits.dedup();
-        if edits.windows(2).any(|w| w[0].range.end > w[1].range.start) {
-            return Err(format!(
-                "the rewrites of the calls sharing `{}` overlap",
-                name.name
-            ));
-        }
-        return Ok(edits);
+        return disjoint(edits, || {
+            format!("the rewrites of the calls sharing `{}` overlap", name.name)
+        });
     }
     if let Some(result) = &call.result
         && !result.together.is_empty()
@@ -165,11 +159,20 @@ fn rewrite_in_document(
     let reads = result_edits(call, doc, settings, place)?;
     if !reads.is_empty() {
         edits.extend(reads);
-        edits.sort_by_key(|e| (e.range.start, e.range.end));
-        edits.dedup();
-        if edits.windows(2).any(|w| w[0].range.end > w[1].range.start) {
-            return Err("the rewrites of the request and of its result's reads overlap".into());
-        }
+        return disjoint(edits, || {
+            "the rewrites of the request and of its result's reads overlap".into()
+        });
+    }
+    Ok(edits)
+}
+
+/// `edits` in order, each made once (two reads needing one import, a read two joined requests
+/// share); `Err(overlap())` when two of them still overlap.
+fn disjoint(mut edits: Vec<Edit>, overlap: impl FnOnce() -> String) -> Result<Vec<Edit>, String> {
+    edits.sort_by_key(|e| (e.range.start, e.range.end));
+    edits.dedup();
+    if edits.windows(2).any(|w| w[0].range.end > w[1].range.start) {
+        return Err(overlap());
     }
     Ok(edits)
 }
@@ -214,14 +217,11 @@ fn joined(
         edits.extend(rewrite_one(other, doc, settings, stream, false).map_err(also)?);
         edits.extend(joined_result_edits(other, doc, settings, place).map_err(also)?);
     }
-    edits.sort_by_key(|e| (e.range.start, e.range.end));
-    edits.dedup();
-    if edits.windows(2).any(|w| w[0].range.end > w[1].range.start) {
-        return Err(format!(
+    disjoint(edits, || {
+        format!(
             "the rewrites of the requests whose results reach `{name}` overlap (they read them differently)"
-        ));
-    }
-    Ok(edits)
+        )
+    })
 }
 
 /// One call's rewrite; `shared`: a config shared with other calls may be read (its binding is
