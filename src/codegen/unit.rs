@@ -20,6 +20,11 @@ use crate::migration_facts::{
 use crate::request_fields::{UsageMapping, snake_case};
 use crate::tables::Tables as Settings;
 
+/// The code execution steps of an interaction, and the member holding what the old parts held:
+/// the code run (`executable_code.code`) and its output (`code_execution_result.output`).
+const CODE_CALL: (&str, &str) = ("code_execution_call", "arguments.code");
+const CODE_RESULT: (&str, &str) = ("code_execution_result", "result");
+
 /// Members a response shares with an interaction, as pydantic models (Python).
 const SHARED_MEMBERS: &[&str] = &["model_dump", "model_dump_json"];
 
@@ -215,8 +220,8 @@ fn read_edit(
         // The first code execution step's code or output, as the old getters read the first part.
         ReadKind::Code { result } => {
             let (step, member) = match result {
-                true => ("code_execution_result", "result"),
-                false => ("code_execution_call", "arguments.code"),
+                true => CODE_RESULT,
+                false => CODE_CALL,
             };
             let code = match dialect {
                 Dialect::Python => {
@@ -620,16 +625,16 @@ fn parts_edits(
                 ));
             }
             ("executable_code", PartRole::Test { test, .. }, _) => {
-                edits.push(Edit::replace(test.clone(), is("code_execution_call")))
+                edits.push(Edit::replace(test.clone(), is(CODE_CALL.0)))
             }
             ("executable_code", PartRole::Guarded, Some((name, range))) if name == "code" => {
-                edits.push(Edit::replace(range.clone(), format!("{part}.arguments.code")))
+                edits.push(Edit::replace(range.clone(), format!("{part}.{}", CODE_CALL.1)))
             }
             ("code_execution_result", PartRole::Test { test, .. }, _) => {
-                edits.push(Edit::replace(test.clone(), is("code_execution_result")))
+                edits.push(Edit::replace(test.clone(), is(CODE_RESULT.0)))
             }
             ("code_execution_result", PartRole::Guarded, Some((name, range))) if name == "output" => {
-                edits.push(Edit::replace(range.clone(), format!("{part}.result")))
+                edits.push(Edit::replace(range.clone(), format!("{part}.{}", CODE_RESULT.1)))
             }
             (
                 "text" | "inline_data" | "executable_code" | "code_execution_result",
