@@ -284,7 +284,7 @@ impl Analyzer<'_> {
 
     /// The statement of a list `node` is part of, run once when that statement is (not from a
     /// loop's test, a comprehension or a function inside it).
-    fn enclosing_statement(&self, node: NodeId) -> Option<NodeId> {
+    pub(super) fn enclosing_statement(&self, node: NodeId) -> Option<NodeId> {
         let mut child = node;
         loop {
             if self.holder(child).is_some() {
@@ -311,7 +311,7 @@ impl Analyzer<'_> {
     }
 
     /// The statement list holding `statement`: its owner, and which of the owner's lists.
-    fn holder(&self, statement: NodeId) -> Option<(NodeId, usize)> {
+    pub(super) fn holder(&self, statement: NodeId) -> Option<(NodeId, usize)> {
         let owner = self.parent(statement)?;
         let lists: Vec<&[NodeId]> = match self.kind(owner) {
             Kind::Module(list) | Kind::Block(list) => vec![list],

@@ -73,10 +73,13 @@ impl Analyzer<'_> {
                     ..
                 })
             );
-            let only_here = count == 1
-                && statement.is_some()
-                && self.scopes.names.uses_in(scope, &name) == 1
-                && !(scope == 0 && self.elsewhere.contains(&name));
+            // Bound once and read once; or bound by a statement of the same statement list as
+            // the read, before it (a notebook's cell rebinding `contents` for its own request):
+            // then no other binding is between them (the read sees this one), and the reads
+            // below say whether another sees it too.
+            let only_here = statement.is_some_and(|s| {
+                count == 1 && self.scopes.names.uses_in(scope, &name) == 1 || self.straight_before(s, node)
+            }) && !(scope == 0 && self.elsewhere.contains(&name));
             // The reads that see the binding, found once for both questions below.
             if list || only_here {
                 let (reads, opaque) = self.reads_of_binding(&name, &binding, node);
@@ -117,6 +120,19 @@ impl Analyzer<'_> {
             out.shared = self.shared_config(&name, node, scope).map(Box::new);
         }
         out
+    }
+
+    /// Whether `statement` stands in the statement list that holds the statement `read` is in,
+    /// before it: it runs each time just before the read does, in a loop too.
+    fn straight_before(&self, statement: NodeId, read: NodeId) -> bool {
+        let Some(reading) = self.enclosing_statement(read) else {
+            return false;
+        };
+        reading != statement
+            && self.start(statement) < self.start(reading)
+            && self
+                .holder(statement)
+                .is_some_and(|h| self.holder(reading) == Some(h))
     }
 
     /// The upload `name` is bound to in `scope` when every other binding of it there fetches the
