@@ -921,12 +921,42 @@ impl Facts {
 }
 
 impl JsonBody {
-    /// Whether an edit of the body can be written as it is.
-    pub fn allows(&self, range: &Range<usize>, content: &str) -> bool {
-        self.literal
+    /// Whether an edit of the body (in the document `text`) can be written as it is: within
+    /// one literal range; or across splices between them (`'$file_uri'`, a variable between two
+    /// quoted pieces) when it begins and ends in literal text and carries each splice it covers
+    /// as written, once. Its own text never holds a forbidden character.
+    pub fn allows(&self, range: &Range<usize>, content: &str, text: &str) -> bool {
+        let forbidden = |written: &str| written.contains(|c| self.forbidden.contains(c));
+        if self
+            .literal
             .iter()
             .any(|l| l.start <= range.start && range.end <= l.end)
-            && !content.contains(|c| self.forbidden.contains(c))
+        {
+            return !forbidden(content);
+        }
+        let mut literal = self.literal.clone();
+        literal.sort_by_key(|l| l.start);
+        let inside = |at: usize| literal.iter().any(|l| l.start <= at && at <= l.end);
+        if !inside(range.start) || !inside(range.end) {
+            return false;
+        }
+        let mut own = content.to_string();
+        for hole in literal.windows(2).map(|w| w[0].end..w[1].start) {
+            if hole.is_empty() || hole.end <= range.start || range.end <= hole.start {
+                continue;
+            }
+            let Some(splice) = text
+                .get(hole.clone())
+                .filter(|_| range.start <= hole.start && hole.end <= range.end)
+            else {
+                return false;
+            };
+            let Some(at) = own.find(splice) else {
+                return false;
+            };
+            own.replace_range(at..at + splice.len(), "");
+        }
+        !forbidden(&own)
     }
 }
 

@@ -65,7 +65,8 @@ pub fn is_literal_id(model: &str) -> bool {
 
 /// A body whose JSON text is `text[range]` where it lies in `literal`; the rest (expansions,
 /// quotes between pieces) reads as filler inside the JSON, so a body splicing a variable into a
-/// string still parses. `forbidden` are the characters an edit may not write in the literal
+/// string still parses, and one splicing it where a value goes (`"file_uri": '$file_uri'`, the
+/// variable holding a JSON string) reads it as a string. `forbidden` are the characters an edit may not write in the literal
 /// ranges.
 pub fn json_body(
     range: Range<usize>,
@@ -87,6 +88,7 @@ pub fn json_body(
             masked.extend(std::iter::repeat_n('x', c.len_utf8()));
         }
     }
+    quote_value_holes(&mut masked);
     let parsed = json::scan::parse(&masked);
     match parsed.root_object() {
         Some(root) if !root.has_error => {
@@ -95,5 +97,61 @@ pub fn json_body(
                 .unwrap_or_else(|| Body::Unknown("the body is not a request of the service".into()))
         }
         _ => Body::Unknown("the body is not a JSON object interlint can read".into()),
+    }
+}
+
+/// Each run of filler (`x`, see [`json_body`]) of at least two bytes that stands where a JSON
+/// value goes (after `:`, `[` or `,`, before `,`, `]` or `}`) becomes a string of the same
+/// length (`"xxxx"`), so that the body parses with the splice as a value.
+fn quote_value_holes(masked: &mut String) {
+    let bytes = masked.as_bytes();
+    let mut holes = Vec::new();
+    let mut in_string = false;
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'\\' if in_string => i += 1,
+            b'"' => in_string = !in_string,
+            b'x' if !in_string => {
+                let start = i;
+                while i < bytes.len() && bytes[i] == b'x' {
+                    i += 1;
+                }
+                let before = bytes[..start].iter().rev().find(|b| !b.is_ascii_whitespace());
+                let after = bytes[i..].iter().find(|b| !b.is_ascii_whitespace());
+                if i - start >= 2
+                    && matches!(before, Some(b':' | b'[' | b','))
+                    && matches!(after, Some(b',' | b']' | b'}'))
+                {
+                    holes.push(start..i);
+                }
+                continue;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    for hole in holes {
+        let quoted = format!("\"{}\"", "x".repeat(hole.len() - 2));
+        masked.replace_range(hole, &quoted);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::quote_value_holes;
+
+    #[test]
+    fn a_splice_where_a_value_goes_reads_as_a_string() {
+        let mut body = r#"{"a": xxxxxxx, "b": ["x", xxxx], "c": "in xxx string", "d": xxxx}"#.to_string();
+        quote_value_holes(&mut body);
+        assert_eq!(
+            body,
+            r#"{"a": "xxxxx", "b": ["x", "xx"], "c": "in xxx string", "d": "xx"}"#
+        );
+        // A key, or a run too short to quote, stays.
+        let mut key = r#"{xxxx: 1, "e": x}"#.to_string();
+        quote_value_holes(&mut key);
+        assert_eq!(key, r#"{xxxx: 1, "e": x}"#);
     }
 }

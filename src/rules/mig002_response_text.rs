@@ -67,7 +67,18 @@ impl Rule for ResponseText {
             }
             let written = doc.text.get(read.range.clone()).unwrap_or_default();
             let receiver = doc.text.get(read.receiver.clone()).unwrap_or_default();
-            let new = dialect.answer_text(receiver);
+            // A jq filter reading every part's text: the last step's contents' texts.
+            // Only beside its requests (moved all or none by MIG007) or once they are
+            // interactions: a shell line of a notebook may read another cell's body.
+            let every_part = read.detached
+                && !fixable_form
+                && Dialect::jq_answer(written).is_some()
+                && (read.origin == Origin::Interaction || !doc.facts().http.is_empty());
+            let new = match every_part {
+                true => Dialect::jq_answer(written).unwrap_or_default(),
+                false => dialect.answer_text(receiver),
+            };
+            let fixable_form = fixable_form || every_part;
             let message = match read.origin {
                 Origin::Interaction => {
                     format!("`{written}` reads an interaction's answer the predecessor way")
@@ -79,8 +90,12 @@ impl Rule for ResponseText {
             cx.report(
                 if read.origin == Origin::Interaction && read.all_interactions && fixable_form {
                     diagnostic.with_fix(Fix::safe(format!("Read `{new}`"), edits))
-                } else if read.detached && fixable_form {
-                    // A filter over a response body: right once its request is migrated (MIG007).
+                } else if read.detached && fixable_form && doc.facts().http.is_empty() {
+                    // A filter over a response body its document does not request (a notebook's
+                    // shell line reading what another cell's request wrote): right once that
+                    // request is migrated (MIG007). A filter beside its requests is rewritten once
+                    // every one of them goes to the interactions endpoint (MIG007 moves them all
+                    // or none, then the read is an interaction's).
                     diagnostic.with_fix(Fix::new(
                         Applicability::Unsafe,
                         format!("Read `{new}` (the request must go to the interactions endpoint)"),

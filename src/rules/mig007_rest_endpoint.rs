@@ -13,6 +13,7 @@ use crate::registry::{FixAvailability, Rule, RuleContext, RuleMeta};
 use crate::tables::Tables;
 
 use crate::codegen::request::rewrite_rest_body;
+use crate::codegen::writer::Dialect;
 
 pub struct RestEndpoint;
 
@@ -221,14 +222,6 @@ fn check_request(doc: &Document, facts: &Facts, request: &HttpRequest, cx: &mut 
         }
         return;
     };
-    let header_edit = |request: &HttpRequest| {
-        request.header_insert.as_ref().map(|(at, template)| {
-            Edit::replace(
-                *at..*at,
-                template.replace("{name}", name).replace("{value}", value),
-            )
-        })
-    };
     if let Some(url) = MATCHER
         .predecessor_urls(&doc.text, url_range.clone())
         .into_iter()
@@ -240,7 +233,7 @@ fn check_request(doc: &Document, facts: &Facts, request: &HttpRequest, cx: &mut 
             return;
         }
         cx.report(
-            match rewrite(doc, facts, request, &url, header_edit(request), cx) {
+            match rewrite(doc, facts, request, &url, header_insert(request), cx) {
                 Ok(edits) => diagnostic.with_fix(Fix::new(
                     Applicability::Unsafe,
                     format!(
@@ -271,14 +264,86 @@ fn check_request(doc: &Document, facts: &Facts, request: &HttpRequest, cx: &mut 
         MATCHER.endpoint.interactions.path
     );
     let diagnostic = Diagnostic::new(&META, Severity::Error, message, path);
-    cx.report(match header_edit(request) {
+    cx.report(match header_insert(request) {
         Some(edit) => diagnostic.with_fix(Fix::safe(format!("Add the header `{name}: {value}`"), vec![edit])),
         None => diagnostic.with_suggestion(format!("Send the header `{name}: {value}` with the request")),
     });
 }
 
+/// The edit adding the revision header to `request`, where it can be added.
+fn header_insert(request: &HttpRequest) -> Option<Edit> {
+    let (name, value) = header();
+    request.header_insert.as_ref().map(|(at, template)| {
+        Edit::replace(
+            *at..*at,
+            template.replace("{name}", name).replace("{value}", value),
+        )
+    })
+}
+
 /// The edits moving a predecessor request to the interactions endpoint, or why it cannot be.
+/// A document whose jq filters read response bodies (which request's, a filter does not say) has
+/// its requests rewritten all or none, and only when each filter is rewritten to a read of an
+/// interaction too (MIG002): a request moved while a filter reads its body the old way would
+/// break the script.
 fn rewrite(
+    doc: &Document,
+    facts: &Facts,
+    request: &HttpRequest,
+    url: &PredecessorUrl,
+    header_edit: Option<Edit>,
+    cx: &RuleContext,
+) -> Result<Vec<Edit>, String> {
+    let edits = rewrite_alone(doc, facts, request, url, header_edit, cx)?;
+    let detached = |r: &&crate::migration_facts::Read| {
+        r.detached && r.origin == crate::migration_facts::Origin::Response
+    };
+    let Some(first) = facts.reads.iter().find(detached) else {
+        return Ok(edits);
+    };
+    if let Some(read) = facts
+        .reads
+        .iter()
+        .filter(detached)
+        .find(|r| Dialect::jq_answer(doc.text.get(r.range.clone()).unwrap_or_default()).is_none())
+    {
+        return Err(format!(
+            "{}: the jq filter's `{}` reads a response body in a way interlint does not rewrite to a read of an \
+             interaction",
+            doc.place_of(read.range.start),
+            crate::diagnostic::one_line(doc.text.get(read.range.clone()).unwrap_or_default())
+        ));
+    }
+    for other in &facts.http {
+        if other.range == request.range {
+            continue;
+        }
+        let Some(other_url) = other
+            .url
+            .as_ref()
+            .and_then(|u| MATCHER.predecessor_urls(&doc.text, u.clone()).into_iter().next())
+        else {
+            continue;
+        };
+        let blocked = if other_url.platform {
+            Err("it goes to the cloud platform's endpoint".to_string())
+        } else {
+            rewrite_alone(doc, facts, other, &other_url, header_insert(other), cx).map(|_| ())
+        };
+        if let Err(why) = blocked {
+            return Err(format!(
+                "{}: a jq filter reads a response body without naming its request, and the request of {} \
+                 cannot be rewritten with this one: {why}",
+                doc.place_of(first.range.start),
+                doc.place_of(other.range.start)
+            ));
+        }
+    }
+    Ok(edits)
+}
+
+/// [`rewrite`] for `request` on its own.
+fn rewrite_alone(
     doc: &Document,
     facts: &Facts,
     request: &HttpRequest,
@@ -307,7 +372,7 @@ fn rewrite(
         .ok_or_else(|| "the URL's model cannot be written into the body here".to_string())?;
     let body_edits = rewrite_rest_body(call, model, doc, cx.settings, url.stream)?;
     for edit in &body_edits {
-        if !body.allows(&edit.range, &edit.content.replace(model, "")) {
+        if !body.allows(&edit.range, &edit.content.replace(model, ""), &doc.text) {
             return Err("the body is not written literally where it would change".into());
         }
     }

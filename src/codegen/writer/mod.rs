@@ -101,6 +101,22 @@ impl Dialect {
         }
     }
 
+    /// How a `jq` filter's read of a predecessor response body (`chain`, from `.candidates`)
+    /// reads an interaction's body: the answer's first part → the last step's first content
+    /// ([`Dialect::answer_text`]), every part's text → the last step's contents' texts. `None`:
+    /// a read interlint does not rewrite (a function call, grounding, a candidate's other
+    /// members).
+    pub(crate) fn jq_answer(chain: &str) -> Option<String> {
+        let chain = chain.strip_prefix(".candidates")?;
+        match chain {
+            "[0].content.parts[0].text" => Some(Dialect::Json.answer_text("")),
+            "[].content.parts[].text" | "[0].content.parts[].text" => {
+                Some(".steps[-1].content[].text".to_string())
+            }
+            _ => None,
+        }
+    }
+
     /// An interactions call, for messages: `client.interactions.create(model=..., input=...)`
     /// with the named arguments `extra` (name, value) after the two.
     pub(crate) fn create_call(self, extra: &[(&str, &str)]) -> String {
