@@ -17,7 +17,7 @@ static META: RuleMeta = RuleMeta {
     summary: "The answer read the predecessor way: `response.text`, `response.candidates[0].content.parts`",
     surfaces: "Python, notebooks, JavaScript, TypeScript, jq filters in shell",
     fix: FixAvailability::Sometimes,
-    fix_safety: "safe where the receiver is an interaction's result; unsafe for a read of a REST body whose request MIG007 migrates, or a usage field of a migrated request",
+    fix_safety: "safe where the receiver is an interaction's result (a jq filter once every request of its script goes to the interactions endpoint); unsafe for a notebook's jq line reading a body another cell requests, or a usage field of a migrated request",
     doc: include_str!("../../rules/docs/MIG002.md"),
 };
 
