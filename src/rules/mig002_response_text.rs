@@ -70,15 +70,13 @@ impl Rule for ResponseText {
             // A jq filter reading every part's text: the last step's contents' texts.
             // Only beside its requests (moved all or none by MIG007) or once they are
             // interactions: a shell line of a notebook may read another cell's body.
-            let every_part = read.detached
+            let every_part = (read.detached
                 && !fixable_form
-                && Dialect::jq_answer(written).is_some()
-                && (read.origin == Origin::Interaction || !doc.facts().http.is_empty());
-            let new = match every_part {
-                true => Dialect::jq_answer(written).unwrap_or_default(),
-                false => dialect.answer_text(receiver),
-            };
-            let fixable_form = fixable_form || every_part;
+                && (read.origin == Origin::Interaction || !doc.facts().http.is_empty()))
+            .then(|| Dialect::jq_answer(written))
+            .flatten();
+            let fixable_form = fixable_form || every_part.is_some();
+            let new = every_part.unwrap_or_else(|| dialect.answer_text(receiver));
             let message = match read.origin {
                 Origin::Interaction => {
                     format!("`{written}` reads an interaction's answer the predecessor way")
