@@ -927,13 +927,6 @@ impl JsonBody {
     /// as written, once. Its own text never holds a forbidden character.
     pub fn allows(&self, range: &Range<usize>, content: &str, text: &str) -> bool {
         let forbidden = |written: &str| written.contains(|c| self.forbidden.contains(c));
-        if self
-            .literal
-            .iter()
-            .any(|l| l.start <= range.start && range.end <= l.end)
-        {
-            return !forbidden(content);
-        }
         let mut literal = self.literal.clone();
         literal.sort_by_key(|l| l.start);
         let inside = |at: usize| literal.iter().any(|l| l.start <= at && at <= l.end);

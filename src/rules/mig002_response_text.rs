@@ -45,6 +45,8 @@ impl Rule for ResponseText {
 
     fn check(&self, doc: &Document, cx: &mut RuleContext) {
         let dialect = Dialect::of(doc);
+        // The document makes requests of its own (MIG007 moves a script's all or none).
+        let requests_here = !doc.facts().http.is_empty();
         for read in &doc.facts().reads {
             let fixable_form = match read.kind {
                 ReadKind::Text => true,
@@ -70,11 +72,10 @@ impl Rule for ResponseText {
             // A jq filter reading every part's text: the last step's contents' texts.
             // Only beside its requests (moved all or none by MIG007) or once they are
             // interactions: a shell line of a notebook may read another cell's body.
-            let every_part = (read.detached
-                && !fixable_form
-                && (read.origin == Origin::Interaction || !doc.facts().http.is_empty()))
-            .then(|| Dialect::jq_answer(written))
-            .flatten();
+            let every_part =
+                (read.detached && !fixable_form && (read.origin == Origin::Interaction || requests_here))
+                    .then(|| Dialect::jq_answer(written))
+                    .flatten();
             let fixable_form = fixable_form || every_part.is_some();
             let new = every_part.unwrap_or_else(|| dialect.answer_text(receiver));
             let message = match read.origin {
@@ -88,7 +89,7 @@ impl Rule for ResponseText {
             cx.report(
                 if read.origin == Origin::Interaction && read.all_interactions && fixable_form {
                     diagnostic.with_fix(Fix::safe(format!("Read `{new}`"), edits))
-                } else if read.detached && fixable_form && doc.facts().http.is_empty() {
+                } else if read.detached && fixable_form && !requests_here {
                     // A filter over a response body its document does not request (a notebook's
                     // shell line reading what another cell's request wrote): right once that
                     // request is migrated (MIG007). A filter beside its requests is rewritten once

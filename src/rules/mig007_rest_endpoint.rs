@@ -64,6 +64,7 @@ impl Rule for RestEndpoint {
             .filter_map(|t| t.record.as_ref())
             .map(|r| &r.range)
             .collect();
+        let script = script(doc, facts, cx);
         for request in &facts.http {
             if request.url.is_none()
                 && records
@@ -72,7 +73,7 @@ impl Rule for RestEndpoint {
             {
                 continue;
             }
-            check_request(doc, facts, request, cx);
+            check_request(doc, facts, request, script.as_ref(), cx);
         }
         let in_request = |path: &Range<usize>| {
             facts
@@ -204,7 +205,13 @@ fn url_suggestion(url: &PredecessorUrl) -> String {
     )
 }
 
-fn check_request(doc: &Document, facts: &Facts, request: &HttpRequest, cx: &mut RuleContext) {
+fn check_request(
+    doc: &Document,
+    facts: &Facts,
+    request: &HttpRequest,
+    script: Option<&Script>,
+    cx: &mut RuleContext,
+) {
     let (name, value) = header();
     let Some(url_range) = request.url.clone() else {
         // A body on its own: the request that sends it must move too.
@@ -232,25 +239,23 @@ fn check_request(doc: &Document, facts: &Facts, request: &HttpRequest, cx: &mut 
             cx.report(diagnostic.with_suggestion(url_suggestion(&url)));
             return;
         }
-        cx.report(
-            match rewrite(doc, facts, request, &url, header_insert(request), cx) {
-                Ok(edits) => diagnostic.with_fix(Fix::new(
-                    Applicability::Unsafe,
-                    format!(
-                        "Send it to `{}` with `{name}: {value}` and the model in the body",
-                        MATCHER.endpoint.interactions.path
-                    ),
-                    edits,
-                )),
-                Err(reason) => super::mig::blocked(
-                    diagnostic,
-                    &url_suggestion(&url),
-                    reason,
-                    request.range.start,
-                    cx.analysis,
+        cx.report(match rewrite(doc, facts, request, &url, script, cx) {
+            Ok(edits) => diagnostic.with_fix(Fix::new(
+                Applicability::Unsafe,
+                format!(
+                    "Send it to `{}` with `{name}: {value}` and the model in the body",
+                    MATCHER.endpoint.interactions.path
                 ),
-            },
-        );
+                edits,
+            )),
+            Err(reason) => super::mig::blocked(
+                diagnostic,
+                &url_suggestion(&url),
+                reason,
+                request.range.start,
+                cx.analysis,
+            ),
+        });
         return;
     }
     let Some(path) = MATCHER.interactions_urls(&doc.text, url_range).into_iter().next() else {
@@ -281,63 +286,88 @@ fn header_insert(request: &HttpRequest) -> Option<Edit> {
     })
 }
 
-/// The edits moving a predecessor request to the interactions endpoint, or why it cannot be.
-/// A document whose jq filters read response bodies (which request's, a filter does not say) has
-/// its requests rewritten all or none, and only when each filter is rewritten to a read of an
-/// interaction too (MIG002): a request moved while a filter reads its body the old way would
-/// break the script.
+/// What a script's jq filters make of its requests: they read response bodies without saying
+/// whose, so the requests move all or none, and only when each filter is rewritten to a read of
+/// an interaction too (MIG002): a request moved while a filter reads its body the old way would
+/// break the script. Found once per document.
+struct Script {
+    /// Each predecessor request's rewrite on its own (by the request's range), or why it has none.
+    alone: Vec<(Range<usize>, Rewrite)>,
+    /// Why no request moves: a filter interlint does not rewrite.
+    filter: Option<String>,
+    /// Where the first filter reading a response body is.
+    first_read: usize,
+}
+
+/// A request's edits, or why it cannot be rewritten.
+type Rewrite = Result<Vec<Edit>, String>;
+
+/// The [`Script`] of a document whose jq filters read predecessor response bodies; `None` when
+/// none does (each request then moves on its own).
+fn script(doc: &Document, facts: &Facts, cx: &RuleContext) -> Option<Script> {
+    let written = |r: &crate::migration_facts::Read| doc.text.get(r.range.clone()).unwrap_or_default();
+    let mut reads = facts
+        .reads
+        .iter()
+        .filter(|r| r.detached && r.origin == crate::migration_facts::Origin::Response)
+        .peekable();
+    let first_read = reads.peek()?.range.start;
+    let filter = reads.find(|r| Dialect::jq_answer(written(r)).is_none()).map(|read| {
+        format!(
+            "{}: the jq filter's `{}` reads a response body in a way interlint does not rewrite to a read of an \
+             interaction",
+            doc.place_of(read.range.start),
+            crate::diagnostic::one_line(written(read))
+        )
+    });
+    let alone = facts
+        .http
+        .iter()
+        .filter_map(|request| {
+            let url = request
+                .url
+                .as_ref()
+                .and_then(|u| MATCHER.predecessor_urls(&doc.text, u.clone()).into_iter().next())?;
+            let rewritten = if url.platform {
+                Err("it goes to the cloud platform's endpoint".to_string())
+            } else {
+                rewrite_alone(doc, facts, request, &url, header_insert(request), cx)
+            };
+            Some((request.range.clone(), rewritten))
+        })
+        .collect();
+    Some(Script {
+        alone,
+        filter,
+        first_read,
+    })
+}
+
+/// The edits moving a predecessor request to the interactions endpoint, or why it cannot be: on
+/// its own, or with the other requests of its `script`.
 fn rewrite(
     doc: &Document,
     facts: &Facts,
     request: &HttpRequest,
     url: &PredecessorUrl,
-    header_edit: Option<Edit>,
+    script: Option<&Script>,
     cx: &RuleContext,
 ) -> Result<Vec<Edit>, String> {
-    let edits = rewrite_alone(doc, facts, request, url, header_edit, cx)?;
-    let detached = |r: &&crate::migration_facts::Read| {
-        r.detached && r.origin == crate::migration_facts::Origin::Response
+    let own = script.and_then(|s| s.alone.iter().find(|(range, _)| *range == request.range));
+    let (Some(script), Some((_, own))) = (script, own) else {
+        return rewrite_alone(doc, facts, request, url, header_insert(request), cx);
     };
-    let Some(first) = facts.reads.iter().find(detached) else {
-        return Ok(edits);
-    };
-    if let Some(read) = facts
-        .reads
-        .iter()
-        .filter(detached)
-        .find(|r| Dialect::jq_answer(doc.text.get(r.range.clone()).unwrap_or_default()).is_none())
-    {
-        return Err(format!(
-            "{}: the jq filter's `{}` reads a response body in a way interlint does not rewrite to a read of an \
-             interaction",
-            doc.place_of(read.range.start),
-            crate::diagnostic::one_line(doc.text.get(read.range.clone()).unwrap_or_default())
-        ));
+    let edits = own.clone()?;
+    if let Some(why) = &script.filter {
+        return Err(why.clone());
     }
-    for other in &facts.http {
-        if other.range == request.range {
-            continue;
-        }
-        let Some(other_url) = other
-            .url
-            .as_ref()
-            .and_then(|u| MATCHER.predecessor_urls(&doc.text, u.clone()).into_iter().next())
-        else {
-            continue;
-        };
-        let blocked = if other_url.platform {
-            Err("it goes to the cloud platform's endpoint".to_string())
-        } else {
-            rewrite_alone(doc, facts, other, &other_url, header_insert(other), cx).map(|_| ())
-        };
-        if let Err(why) = blocked {
-            return Err(format!(
-                "{}: a jq filter reads a response body without naming its request, and the request of {} \
-                 cannot be rewritten with this one: {why}",
-                doc.place_of(first.range.start),
-                doc.place_of(other.range.start)
-            ));
-        }
+    if let Some((other, Err(why))) = script.alone.iter().find(|(_, rewritten)| rewritten.is_err()) {
+        return Err(format!(
+            "{}: a jq filter reads a response body without naming its request, and the request of {} \
+             cannot be rewritten with this one: {why}",
+            doc.place_of(script.first_read),
+            doc.place_of(other.start)
+        ));
     }
     Ok(edits)
 }
