@@ -20,6 +20,8 @@ use crate::migration_facts::{
 /// The legacy package; its sub-paths (`/server`) belong to it too.
 pub(super) const LEGACY_PACKAGE: &str = "@google/generative-ai";
 pub(super) const LEGACY_CLASS: &str = "GoogleGenerativeAI";
+/// The legacy package's server module (`GoogleAIFileManager`, `GoogleAICacheManager`, `FileState`).
+const SERVER_MODULE: &str = "@google/generative-ai/server";
 
 /// Names the legacy package exports that the current package exports alike (the same enum
 /// values): an import of the class may keep them.
@@ -649,7 +651,10 @@ impl Analyzer<'_> {
                     if l.items.iter().any(|&i| matches!(self.kind(i), Kind::Spread { .. })))
             });
         if spread {
-            return Err("the contents are spread from a variable (`[prompt, ...parts]`)".into());
+            return Err(format!(
+                "the contents are spread from a variable (`{}`)",
+                crate::diagnostic::one_line(self.text.get(contents_range.clone()).unwrap_or_default())
+            ));
         }
         let parens = self.parens(request);
         let inner = parens.start + 1..parens.end.saturating_sub(1);
@@ -938,6 +943,17 @@ impl Analyzer<'_> {
                     continue;
                 }
                 let own = self.binding_statement(binding.kind).map(|s| self.range(s));
+                // Imported by a statement of its own from the package's server module (the file
+                // and cache managers, `FileState`): that statement stays, and what it imports
+                // keeps working beside the current client (a file it uploads is the same file of
+                // the service's Files API, which an interactions content names by its URI).
+                if own.as_ref().is_some_and(|own| *own != statement)
+                    && self
+                        .legacy_source(binding.kind)
+                        .is_some_and(|module| module == SERVER_MODULE)
+                {
+                    continue;
+                }
                 // Imported by the unit's own statement and exported alike by the current package:
                 // the rewritten import keeps it.
                 if self
