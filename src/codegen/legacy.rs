@@ -102,10 +102,31 @@ pub fn rewrite_unit(found: &Found, dialect: Dialect, settings: &Tables) -> Resul
         edits.push(Edit::replace(client_range, client_text));
     }
     for removal in &unit.removals {
-        if has_comment_in(removal) {
+        // The comments of a removed statement (`// Choose a model.` inside the model's
+        // arguments) stay where it was, each on a line of its own.
+        let comments: Vec<&str> = found
+            .comments
+            .iter()
+            .filter(|c| c.start >= removal.start && c.end <= removal.end)
+            .filter_map(|c| text.get(c.clone()))
+            .collect();
+        if comments.is_empty() {
+            edits.push(Edit::replace(removal.clone(), ""));
+            continue;
+        }
+        let before = text.get(..removal.start).unwrap_or_default();
+        let through = text.get(..removal.end).unwrap_or_default();
+        let removed = text.get(removal.clone()).unwrap_or_default();
+        let whole_lines = (before.is_empty() || before.ends_with('\n')) && through.ends_with('\n');
+        if !whole_lines || comments.iter().any(|c| c.contains('\n')) {
             return Err("a comment in a removed statement would be lost".into());
         }
-        edits.push(Edit::replace(removal.clone(), ""));
+        let indent = crate::migration_facts::line_indent(
+            text,
+            removal.start + (removed.len() - removed.trim_start().len()),
+        );
+        let kept: String = comments.iter().map(|c| format!("{indent}{c}\n")).collect();
+        edits.push(Edit::replace(removal.clone(), kept));
     }
     for (range, replacement) in replacements(unit, text, dialect) {
         if imported_already && unit.repeated_imports.contains(&range) {

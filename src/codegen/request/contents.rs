@@ -1272,12 +1272,19 @@ fn map_part_content(item: &Value, text: &str, dialect: Dialect) -> Option<Conten
         }
     }
     let (value, mime) = (value?, mime?);
-    let ValueKind::Str(mime_text) = &mime.value.kind else {
-        return None;
-    };
-    let kind = mime_kind(mime_text)?;
     // `{ fileUri }` shorthand names a variable: its name is the value.
     let value_text = text.get(value.value.range.clone())?;
+    let kind = match &mime.value.kind {
+        ValueKind::Str(mime_text) => mime_kind(mime_text)?,
+        // The legacy file manager's upload, of the kind its declared mime type tells.
+        _ if dialect == Dialect::JavaScript && target == "uri" => legacy_upload_kind(
+            value_text,
+            text.get(mime.value.range.clone())?,
+            text,
+            item.range.start,
+        )?,
+        _ => return None,
+    };
     Some(Content::new(
         kind,
         vec![
@@ -1289,6 +1296,28 @@ fn map_part_content(item: &Value, text: &str, dialect: Dialect) -> Option<Conten
         ],
         dialect,
     ))
+}
+
+/// The kind of a file the legacy package's file manager uploaded, named as `{ fileUri: U.file.uri,
+/// mimeType: U.file.mimeType }` where `U` is bound (at `at`, and not bound again) to
+/// `await fileManager.uploadFile(path, { mimeType: "image/jpeg" })` in a module importing the
+/// file manager from the legacy package's server module: the kind its declared mime type (or its
+/// path's extension) tells.
+fn legacy_upload_kind(uri: &str, mime: &str, text: &str, at: usize) -> Option<&'static str> {
+    let upload = uri.strip_suffix(".file.uri")?;
+    if mime != format!("{upload}.file.mimeType") || !text.contains("@google/generative-ai/server") {
+        return None;
+    }
+    let bound = nearest_binding(upload, text, at)?;
+    let call = bound.strip_prefix("await")?.trim_start();
+    let (manager, _) = call.split_once(".uploadFile(")?;
+    if !manager
+        .chars()
+        .all(|c| c == '_' || c == '$' || c == '.' || c.is_ascii_alphanumeric())
+    {
+        return None;
+    }
+    upload_kind(call, text)
 }
 
 /// The legacy client's blob written as a dict, `{"mime_type": "image/jpeg", "data":

@@ -642,13 +642,10 @@ impl Analyzer<'_> {
         Ok(())
     }
 
-    /// Deletes the statement binding a model, when it has one, unless a comment in it would be
-    /// lost.
+    /// Deletes the statement binding a model, when it has one (its comments stay).
     fn remove_model(&self, model: &Model, unit: &mut LegacyUnit) -> Outcome<()> {
+        // A comment in the definition stays where it was (see `crate::codegen::legacy`).
         if let Some(statement) = model.statement {
-            if self.has_comment(self.range(statement)) {
-                return Err("a comment in the model's definition would be lost".into());
-            }
             unit.removals.push(line_removal(self.text, self.range(statement)));
         }
         Ok(())
