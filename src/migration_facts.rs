@@ -676,6 +676,10 @@ impl Flow {
     }
 }
 
+/// The legacy JavaScript package's server module (`GoogleAIFileManager`, `GoogleAICacheManager`,
+/// `FileState`), imported by a statement of its own beside the client's.
+pub const LEGACY_JS_SERVER_MODULE: &str = "@google/generative-ai/server";
+
 /// The methods that make a request of the API, in both spellings: a class that defines one of
 /// them implements the API (a client library, a CLI's content generator), and its own calls
 /// through `self`/`this` are not uses of it.

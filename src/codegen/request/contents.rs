@@ -1305,7 +1305,9 @@ fn map_part_content(item: &Value, text: &str, dialect: Dialect) -> Option<Conten
 /// path's extension) tells.
 fn legacy_upload_kind(uri: &str, mime: &str, text: &str, at: usize) -> Option<&'static str> {
     let upload = uri.strip_suffix(".file.uri")?;
-    if mime != format!("{upload}.file.mimeType") || !text.contains("@google/generative-ai/server") {
+    if mime != format!("{upload}.file.mimeType")
+        || !text.contains(crate::migration_facts::LEGACY_JS_SERVER_MODULE)
+    {
         return None;
     }
     let bound = nearest_binding(upload, text, at)?;

@@ -20,8 +20,6 @@ use crate::migration_facts::{
 /// The legacy package; its sub-paths (`/server`) belong to it too.
 pub(super) const LEGACY_PACKAGE: &str = "@google/generative-ai";
 pub(super) const LEGACY_CLASS: &str = "GoogleGenerativeAI";
-/// The legacy package's server module (`GoogleAIFileManager`, `GoogleAICacheManager`, `FileState`).
-const SERVER_MODULE: &str = "@google/generative-ai/server";
 
 /// Names the legacy package exports that the current package exports alike (the same enum
 /// values): an import of the class may keep them.
@@ -950,7 +948,7 @@ impl Analyzer<'_> {
                 if own.as_ref().is_some_and(|own| *own != statement)
                     && self
                         .legacy_source(binding.kind)
-                        .is_some_and(|module| module == SERVER_MODULE)
+                        .is_some_and(|module| module == crate::migration_facts::LEGACY_JS_SERVER_MODULE)
                 {
                     continue;
                 }
