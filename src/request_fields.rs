@@ -67,6 +67,11 @@ pub struct RequestField {
     /// `{voice, language, speaker}`.
     #[serde(default)]
     pub speech: bool,
+    /// The model families a request's model belongs to where the field has its place
+    /// (`model-3`: `model-3-flash-preview`, `model-3.1-pro-preview`, ...); a request to
+    /// another model keeps the field, with the note. Empty: the newest generation.
+    #[serde(default)]
+    pub models: Vec<String>,
 }
 
 impl RequestField {

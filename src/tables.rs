@@ -161,6 +161,19 @@ impl Tables {
         })
     }
 
+    /// Whether a model id (as written, perhaps `models/...`) is of the family `family` (as the
+    /// tables write it, with the neutral brand word): the family itself or a model whose id
+    /// goes on from it after a `.` or a `-` (`model-3` holds `model-3.1-flash-lite`, not
+    /// `model-30`), with any configured brand prefix.
+    pub fn is_of_family(&self, id: &str, family: &str) -> bool {
+        let id = id.strip_prefix("models/").unwrap_or(id);
+        self.prefixes.iter().any(|p| {
+            let family = crate::models::with_prefix(family, p);
+            id.strip_prefix(family.as_str())
+                .is_some_and(|rest| rest.is_empty() || rest.starts_with(['.', '-']))
+        })
+    }
+
     /// Whether a model id (as written, perhaps `models/...` or versioned) is of the newest
     /// generation, with any configured brand prefix.
     pub fn is_newest_generation(&self, id: &str) -> bool {
@@ -170,5 +183,22 @@ impl Tables {
                 .iter()
                 .any(|p| crate::models::with_prefix(newest, p) == id)
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Tables;
+    use crate::config::Config;
+
+    #[test]
+    fn a_family_holds_its_versions_and_not_a_longer_number() {
+        let tables = Tables::new(&Config::default(), &[]).expect("built-in tables");
+        assert!(tables.is_of_family("gemini-3.1-flash-lite", "model-3"));
+        assert!(tables.is_of_family("models/gemini-3-flash-preview", "model-3"));
+        assert!(tables.is_of_family("model-3.5-flash", "model-3"));
+        assert!(!tables.is_of_family("gemini-30-flash", "model-3"));
+        assert!(!tables.is_of_family("gemini-2.5-flash", "model-3"));
+        assert!(!tables.is_of_family("tunedModels/describer-7", "model-3"));
     }
 }

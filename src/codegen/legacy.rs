@@ -191,11 +191,13 @@ pub fn rewrite_unit(found: &Found, dialect: Dialect, settings: &Tables) -> Resul
         }
     }
     for request in &unit.requests {
-        let newest = request
-            .model_id
-            .as_deref()
-            .is_some_and(|id| settings.is_newest_generation(id));
-        let placed = place_entries(&request.config, newest, text, settings, dialect)?;
+        let placed = place_entries(
+            &request.config,
+            request.model_id.as_deref(),
+            text,
+            settings,
+            dialect,
+        )?;
         let written = text.get(request.contents.range.clone()).unwrap_or_default();
         let converted = match request.history.as_slice() {
             [] => input_value(&request.contents, text, dialect, &placed.content)?,

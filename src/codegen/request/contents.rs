@@ -1147,9 +1147,9 @@ impl Content {
                 self.entries.push((name.clone(), value.clone()));
             } else if self.kind != "text" {
                 return Err(format!(
-                    "the contents hold a `{}` content, which takes no `{name}` (the config sets one for every \
-                     media input)",
-                    self.kind
+                    "the contents hold a `{kind}` content, for which the config sets a `{name}` (it sets one \
+                     for every media input): an interactions `{kind}` content has no counterpart for it",
+                    kind = self.kind
                 ));
             }
         }

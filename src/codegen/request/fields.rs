@@ -22,7 +22,7 @@ use super::tools::{callable_tool, tools_value};
 /// The config's entries as arguments of an interactions call, by the request-field table.
 pub(crate) fn place_entries(
     map: &MapValue,
-    newest: bool,
+    model: Option<&str>,
     text: &str,
     settings: &Settings,
     dialect: Dialect,
@@ -31,7 +31,8 @@ pub(crate) fn place_entries(
         text,
         settings,
         dialect,
-        newest,
+        newest: model.is_some_and(|id| settings.is_newest_generation(id)),
+        model,
         placer: Placer::new(dialect),
     };
     fields.place_map(map, None)?;
@@ -60,7 +61,10 @@ struct Fields<'a> {
     text: &'a str,
     settings: &'a Settings,
     dialect: Dialect,
+    /// The request's model is of the newest generation.
     newest: bool,
+    /// The request's model id, when it is a literal.
+    model: Option<&'a str>,
     placer: Placer,
 }
 
@@ -187,9 +191,20 @@ impl<'a> Fields<'a> {
 
     /// [`Place::Content`]: a setting each content of the input of a kind that takes it carries
     /// (`media_resolution` → `resolution`), its value mapped by the table; a request to a model
-    /// of another generation than the newest keeps the field, with the table's note.
+    /// of none of the field's families (by default: not of the newest generation) keeps the
+    /// field, with the table's note.
     fn content(&mut self, field: &RequestField, entry: &Entry, shown: String) {
-        if !self.newest {
+        let placed = if field.models.is_empty() {
+            self.newest
+        } else {
+            self.model.is_some_and(|id| {
+                field
+                    .models
+                    .iter()
+                    .any(|family| self.settings.is_of_family(id, family))
+            })
+        };
+        if !placed {
             self.placer.unplaced(shown, field.note.as_ref());
             return;
         }

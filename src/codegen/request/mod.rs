@@ -29,7 +29,15 @@ use fields::{field_value, place_entries};
 use tools::tools_value;
 
 pub(crate) fn is_newest(call: &Call, settings: &Settings) -> bool {
-    matches!(&call.model, ModelRef::Literal(id) if settings.is_newest_generation(id))
+    model_literal(call).is_some_and(|id| settings.is_newest_generation(id))
+}
+
+/// The request's model id, when it is a literal (or a name bound once to one).
+pub(crate) fn model_literal(call: &Call) -> Option<&str> {
+    match &call.model {
+        ModelRef::Literal(id) => Some(id),
+        _ => None,
+    }
 }
 
 /// A rewrite's edits; `in_file` when they are already in the file's offsets (a notebook's
@@ -423,7 +431,7 @@ pub(crate) fn config_arguments(
     if !map.complete {
         return Err("the config's entries are not all known".into());
     }
-    let placed = place_entries(map, is_newest(call, settings), text, settings, Dialect::of(doc))?;
+    let placed = place_entries(map, model_literal(call), text, settings, Dialect::of(doc))?;
     let removals: Vec<std::ops::Range<usize>> = placed
         .inlined
         .into_iter()
@@ -466,7 +474,7 @@ pub(crate) fn rewrite_rest_body(
         .iter()
         .find(|e| snake_case(&e.key) == "generation_config")
         .and_then(|e| e.value.as_map().filter(|m| m.complete))
-        .and_then(|map| place_entries(map, is_newest(call, settings), text, settings, dialect).ok())
+        .and_then(|map| place_entries(map, model_literal(call), text, settings, dialect).ok())
         .map(|placed| placed.content)
         .unwrap_or_default();
     for entry in &call.args {
@@ -511,8 +519,7 @@ pub(crate) fn rewrite_rest_body(
                     return Err(format!("a comment in `{}` would be lost", entry.key));
                 }
                 // A body has no bindings: nothing is inlined.
-                let placed =
-                    place_entries(map, is_newest(call, settings), text, settings, dialect)?.arguments;
+                let placed = place_entries(map, model_literal(call), text, settings, dialect)?.arguments;
                 edits.push(if placed.is_empty() {
                     Edit::replace(entry.removal.clone(), "")
                 } else {
