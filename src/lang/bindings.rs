@@ -187,7 +187,7 @@ impl<K: BindingKind> Bindings<K> {
 
     /// Whether code in `inner` runs where it is written within `outer`: `inner` is `outer` or
     /// blocks nested in it (a loop body, an `if` branch), not a function that may run later.
-    fn runs_in_place(&self, inner: usize, outer: usize) -> bool {
+    pub fn runs_in_place(&self, inner: usize, outer: usize) -> bool {
         let mut current = inner;
         while current != outer {
             let info = &self.scopes[current];

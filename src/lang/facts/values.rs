@@ -60,10 +60,14 @@ impl Analyzer<'_> {
             Resolution::Bound(binding, count) => Some((binding, count)),
             _ => None,
         };
+        // The binding's scope is the read's, or holds the blocks the read is nested in (a
+        // JavaScript `if` or `try` block under a `let`).
         if let Some((binding, count)) = resolved
-            && binding.scope == scope
+            && (binding.scope == scope || self.scopes.names.runs_in_place(scope, binding.scope))
             && let BindingKind::Assign { value, statement } = binding.kind
         {
+            let nested = binding.scope != scope;
+            let scope = binding.scope;
             out.value = Some(self.value(value, scope, depth + 1));
             out.statement = statement.map(|s| self.range(s));
             let list = matches!(
@@ -78,7 +82,9 @@ impl Analyzer<'_> {
             // then no other binding is between them (the read sees this one), and the reads
             // below say whether another sees it too.
             let only_here = statement.is_some_and(|s| {
-                count == 1 && self.scopes.names.uses_in(scope, &name) == 1 || self.straight_before(s, node)
+                !nested && count == 1 && self.scopes.names.uses_in(scope, &name) == 1
+                    || !nested && self.straight_before(s, node)
+                    || self.runs_before(&name, scope, s, node)
             }) && !(scope == 0 && self.elsewhere.contains(&name));
             // The reads that see the binding, found once for both questions below.
             if list || only_here {
@@ -120,6 +126,34 @@ impl Analyzer<'_> {
             out.shared = self.shared_config(&name, node, scope).map(Box::new);
         }
         out
+    }
+
+    /// Whether the binding `statement` of `name` runs each time before `read` does, with no
+    /// other binding of the name between them: it stands in a statement list that holds, after
+    /// it, a statement in which `read` is nested (in branches, loops or `with` blocks, not in a
+    /// function), and that statement binds the name nowhere (a loop rebinding it after the
+    /// read would be seen on its next round). A streamlit page's `config = ...` read in the
+    /// `if` and `with` blocks under it.
+    fn runs_before(&self, name: &str, scope: usize, statement: NodeId, read: NodeId) -> bool {
+        let Some(held) = self.holder(statement) else {
+            return false;
+        };
+        let mut reading = self.enclosing_statement(read);
+        while let Some(current) = reading {
+            if self.holder(current) == Some(held) {
+                let span = self.range(current);
+                return self.start(statement) < span.start
+                    && self
+                        .scopes
+                        .names
+                        .all_bindings(name, scope)
+                        .iter()
+                        // A binding takes effect where its statement ends: the end of the span too.
+                        .all(|b| !(span.start..=span.end).contains(&b.start));
+            }
+            reading = self.parent(current).and_then(|p| self.enclosing_statement(p));
+        }
+        false
     }
 
     /// Whether `statement` stands in the statement list that holds the statement `read` is in,
