@@ -31,7 +31,6 @@ pub(crate) fn place_entries(
         text,
         settings,
         dialect,
-        newest: model.is_some_and(|id| settings.is_newest_generation(id)),
         model,
         placer: Placer::new(dialect),
     };
@@ -61,14 +60,18 @@ struct Fields<'a> {
     text: &'a str,
     settings: &'a Settings,
     dialect: Dialect,
-    /// The request's model is of the newest generation.
-    newest: bool,
     /// The request's model id, when it is a literal.
     model: Option<&'a str>,
     placer: Placer,
 }
 
 impl<'a> Fields<'a> {
+    /// The request's model is of the newest generation.
+    fn newest(&self) -> bool {
+        self.model
+            .is_some_and(|id| self.settings.is_newest_generation(id))
+    }
+
     fn place_map(&mut self, map: &MapValue, within: Option<&str>) -> Result<(), String> {
         for entry in &map.entries {
             self.place(entry, within)?;
@@ -127,7 +130,7 @@ impl<'a> Fields<'a> {
     /// [`Place::None`]: the field has no place in an interactions request, and the table's note
     /// says why; a sampling setting of a request to the newest generation goes instead (MIG010).
     fn no_place(&mut self, field: &RequestField, shown: String) {
-        if field.sampling && self.newest {
+        if field.sampling && self.newest() {
             return;
         }
         self.placer.unplaced(shown, field.note.as_ref());
@@ -195,7 +198,7 @@ impl<'a> Fields<'a> {
     /// field, with the table's note.
     fn content(&mut self, field: &RequestField, entry: &Entry, shown: String) {
         let placed = if field.models.is_empty() {
-            self.newest
+            self.newest()
         } else {
             self.model.is_some_and(|id| {
                 field
