@@ -439,8 +439,32 @@ pub struct Read {
 pub struct ResultUses {
     pub uses: Vec<ResultUse>,
     /// The other requests of the module rewritten with this one: their results are passed to
-    /// the same function ([`ResultUse::Through`]), whose reads are rewritten once for all.
+    /// the same function ([`ResultUse::Through`]), whose reads are rewritten once for all, or
+    /// one continues the other's interaction ([`Continues`]).
     pub together: Vec<Range<usize>>,
+    /// The interaction this request continues: its contents send another request's turn back.
+    pub continues: Option<Box<Continues>>,
+}
+
+/// A request whose contents send back the turn another request's result holds
+/// (`R.candidates[0].content`), after the user's turn and before function responses: a
+/// function-calling round trip, which an interaction continues with `previous_interaction_id`.
+#[derive(Clone, Debug)]
+pub struct Continues {
+    /// The request whose result's turn is sent back.
+    pub previous: Range<usize>,
+    /// The read of that turn, an item of this request's contents.
+    pub turn: Range<usize>,
+    /// The previous result as written in the read (`response`).
+    pub receiver: String,
+    /// A name the rewrite needs to mean here what it meant where it was read (the previous
+    /// result, the previous request's contents) that is bound again in between: the name, and
+    /// where it is bound again.
+    pub rebound: Option<(String, usize)>,
+    /// The function responses built by the client's factory in the contents
+    /// (`types.Part.from_function_response(name=..., response=...)`): where each is, and its
+    /// keyword arguments.
+    pub factory_parts: Vec<(Range<usize>, MapValue)>,
 }
 
 #[derive(Clone, Debug)]
@@ -460,6 +484,12 @@ pub enum ResultUse {
     Parts(PartsLoop),
     /// `R.function_calls` (`functionCalls`), with what is read of each call.
     FunctionCalls(FunctionCallsRead),
+    /// The result's turn (`R.candidates[0].content`, at `range`) sent back in the contents of
+    /// the request at `request`, which continues this result's interaction ([`Continues`]).
+    Continued {
+        range: Range<usize>,
+        request: Range<usize>,
+    },
     /// The result passed to a function of the module (`show(response)`), whose reads of the
     /// parameter are this unit's uses too: the function (`function`, its definition; `name`),
     /// the call passing the result (`call`), and every call of the function in the module.

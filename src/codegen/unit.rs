@@ -94,7 +94,8 @@ pub(crate) fn joined_result_edits(
             ResultUse::FunctionCalls(calls) => {
                 edits.extend(function_calls_edits(calls, doc, settings, dialect, place)?)
             }
-            ResultUse::Through { .. } => {}
+            // The round trip's request rewrites the turn it sends back.
+            ResultUse::Through { .. } | ResultUse::Continued { .. } => {}
         }
     }
     // A test repeated by the rewrite goes, with its own edit.

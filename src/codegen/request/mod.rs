@@ -10,12 +10,13 @@
 
 pub(crate) mod contents;
 pub(crate) mod fields;
+mod round_trip;
 pub(crate) mod structured_output;
 mod tools;
 
 use crate::diagnostic::Edit;
 use crate::lang::Document;
-use crate::migration_facts::{Call, CallKind, Entry, ModelRef, ValueKind};
+use crate::migration_facts::{Call, CallKind, Entry, ModelRef, ResultUse, ValueKind};
 use crate::request_fields::{Place, snake_case};
 use crate::tables::Tables as Settings;
 
@@ -129,6 +130,22 @@ fn rewrite_in_document(
         if calls.len() != shared.calls.len() {
             return Err(format!("the calls sharing `{}` are not all known", name.name));
         }
+        // A request rewritten with another (a round trip) that does not share the config.
+        if let Some(apart) = calls.iter().find_map(|c| {
+            c.result
+                .as_ref()?
+                .together
+                .iter()
+                .find(|t| !shared.calls.contains(t))
+        }) {
+            return Err(format!(
+                "`{}` is shared by {} calls, and one of them is rewritten with the request of {}, which does \
+                 not share it",
+                name.name,
+                shared.calls.len(),
+                place(apart.start)
+            ));
+        }
         let mut edits = Vec::new();
         for other in calls {
             let stream = if other.range == call.range {
@@ -136,7 +153,7 @@ fn rewrite_in_document(
             } else {
                 other.kind == CallKind::CreateStream
             };
-            let rewritten = rewrite_one(other, doc, settings, stream, true).map_err(|why| {
+            let rewritten = rewrite_one(other, doc, settings, stream, true, place).map_err(|why| {
                 format!(
                     "`{}` is shared by {} calls, rewritten together; one of them cannot be: {why}",
                     name.name,
@@ -163,7 +180,7 @@ fn rewrite_in_document(
     {
         return joined(call, &result.together, doc, settings, stream, place);
     }
-    let mut edits = rewrite_one(call, doc, settings, stream, false)?;
+    let mut edits = rewrite_one(call, doc, settings, stream, false, place)?;
     let reads = result_edits(call, doc, settings, place)?;
     if !reads.is_empty() {
         edits.extend(reads);
@@ -186,7 +203,8 @@ fn disjoint(mut edits: Vec<Edit>, overlap: impl FnOnce() -> String) -> Result<Ve
 }
 
 /// `call` rewritten with the requests of `together`, whose results reach the same function of
-/// the module: all of them, with the reads of each (those they share made once), or none.
+/// the module, or one of which continues the other's interaction: all of them, with the reads
+/// of each (those they share made once), or none.
 fn joined(
     call: &Call,
     together: &[std::ops::Range<usize>],
@@ -197,7 +215,7 @@ fn joined(
 ) -> Result<Vec<Edit>, String> {
     let facts = doc.facts();
     let (name, _) = super::unit::through(call).unwrap_or(("a function", &call.range));
-    let mut edits = rewrite_one(call, doc, settings, stream, false)?;
+    let mut edits = rewrite_one(call, doc, settings, stream, false, place)?;
     edits.extend(joined_result_edits(call, doc, settings, place)?);
     for range in together {
         let Some(other) = facts.calls.iter().find(|c| c.range == *range) else {
@@ -216,13 +234,29 @@ fn joined(
                 ));
             }
         };
-        let also = |why: String| {
-            format!(
-                "`{name}` reads the result of {} too, which cannot be rewritten with this one: {why}",
-                place(other.range.start)
-            )
+        let at = place(other.range.start);
+        let continued = |c: &Call, by: &Call| {
+            c.result.as_ref().is_some_and(|r| {
+                r.uses
+                    .iter()
+                    .any(|u| matches!(u, ResultUse::Continued { request, .. } if *request == by.range))
+            })
         };
-        edits.extend(rewrite_one(other, doc, settings, stream, false).map_err(also)?);
+        let also = |why: String| {
+            if continued(other, call) {
+                format!("it continues the interaction of {at}, which cannot be rewritten with it: {why}")
+            } else if continued(call, other) {
+                format!(
+                    "{at} sends this result's turn back to continue its interaction (a function-calling round \
+                     trip), and cannot be rewritten with it: {why}"
+                )
+            } else {
+                format!(
+                    "`{name}` reads the result of {at} too, which cannot be rewritten with this one: {why}"
+                )
+            }
+        };
+        edits.extend(rewrite_one(other, doc, settings, stream, false, place).map_err(also)?);
         edits.extend(joined_result_edits(other, doc, settings, place).map_err(also)?);
     }
     disjoint(edits, || {
@@ -240,6 +274,7 @@ fn rewrite_one(
     settings: &Settings,
     stream: bool,
     shared: bool,
+    place: &Where<'_>,
 ) -> Result<Vec<Edit>, String> {
     let dialect = Dialect::of(doc);
     let text = &doc.text;
@@ -283,7 +318,14 @@ fn rewrite_one(
         Some((_, Ok(placed))) => placed.content.as_slice(),
         _ => &[],
     };
-    if let Some(contents) = call.arg("contents") {
+    let continues = call.result.as_ref().and_then(|r| r.continues.as_deref());
+    if let Some(contents) = call.arg("contents")
+        && let Some(continues) = continues
+    {
+        edits.extend(round_trip::continuation_edits(
+            call, contents, continues, doc, place,
+        )?);
+    } else if let Some(contents) = call.arg("contents") {
         // `{ contents }` names a variable too: keep it as the value.
         let mut rewrites = Vec::new();
         let converted =

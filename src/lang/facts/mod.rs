@@ -22,6 +22,7 @@ mod legacy;
 mod lowering_tests;
 mod python;
 mod reads;
+mod round_trip;
 pub mod scope;
 mod unit;
 mod values;
@@ -35,6 +36,7 @@ pub(crate) use legacy::LegacyPackage;
 pub(crate) use legacy::javascript::JavaScriptLegacy;
 pub(crate) use legacy::python::PythonLegacy;
 pub(crate) use python::Python;
+pub(crate) use round_trip::FUNCTION_RESPONSE_FACTORY;
 use scope::{BindingKind, Scopes};
 
 use crate::lang::ir::{Kind, NodeId, Tree};
@@ -199,6 +201,7 @@ pub(crate) fn extract(
         }
     }
     unit::join_through(&mut facts.calls);
+    round_trip::join_round_trips(&a, &mut facts.calls);
     for &(node, scope) in &a.scopes.members {
         if let Some(read) = a.read(node, scope) {
             facts.reads.push(read);
