@@ -26,6 +26,10 @@ pub struct Facts {
     /// Python's f-strings: code written into one of their expressions quotes its strings with
     /// the other quote ([`Facts::string_quote`]).
     pub f_strings: Vec<Range<usize>>,
+    /// The function responses built by the current client's factory
+    /// (`types.Part.from_function_response(name=..., response=...)`): where each is, and its
+    /// keyword arguments.
+    pub function_responses: Vec<(Range<usize>, MapValue)>,
 }
 
 /// The modules a Python module imports at its top level (`import base64`: `base64`), and where
@@ -461,10 +465,6 @@ pub struct Continues {
     /// result, the previous request's contents) that is bound again in between: the name, and
     /// where it is bound again.
     pub rebound: Option<(String, usize)>,
-    /// The function responses built by the client's factory in the contents
-    /// (`types.Part.from_function_response(name=..., response=...)`): where each is, and its
-    /// keyword arguments.
-    pub factory_parts: Vec<(Range<usize>, MapValue)>,
 }
 
 #[derive(Clone, Debug)]

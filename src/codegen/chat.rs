@@ -14,6 +14,7 @@
 use std::ops::Range;
 
 use super::request::contents::{conversation_steps, input_value, steps_list, user_input_step};
+use super::request::round_trip::{Calls, function_results, is_function_response};
 use super::request::{ConfigArguments, config_arguments};
 use super::writer::Dialect;
 use super::writer::edits::statement_removal;
@@ -156,7 +157,33 @@ fn chat_edits_in(
             return Err(format!("{at}: {why}"));
         }
         let message = message(call, dialect).map_err(|why| format!("{at}: {why}"))?;
+        let parts: Vec<&crate::migration_facts::Value> = match &message.kind {
+            ValueKind::List(items) => items.iter().collect(),
+            _ => vec![message],
+        };
+        let responses = parts.iter().filter(|p| is_function_response(p, doc)).count();
         let input = match input_value(message, text, dialect, &config.content) {
+            // Function responses: `function_result` steps answering the previous turn's calls.
+            _ if responses > 0 => {
+                if responses < parts.len() {
+                    return Err(format!(
+                        "{at}: the turn sends function responses with other parts"
+                    ));
+                }
+                let previous = i
+                    .checked_sub(1)
+                    .filter(|_| straight)
+                    .and_then(|p| unit.turns[p].result.as_deref())
+                    .ok_or_else(|| {
+                        format!(
+                            "{at}: the turn sends function responses, and the previous turn's result, whose \
+                             function calls they answer, is not kept in a name"
+                        )
+                    })?;
+                let calls = Calls { previous, named: &[] };
+                let steps = function_results(&parts, &calls, doc).map_err(|why| format!("{at}: {why}"))?;
+                steps_list(&steps, &turn.indent, dialect)
+            }
             // The first turn carries the history, then its message as the user's step.
             _ if i == 0 && !history.is_empty() => {
                 let step = user_input_step(message, text, dialect, &config.content)

@@ -10,7 +10,7 @@
 
 pub(crate) mod contents;
 pub(crate) mod fields;
-mod round_trip;
+pub(crate) mod round_trip;
 pub(crate) mod structured_output;
 mod tools;
 

@@ -113,26 +113,20 @@ pub(crate) fn continuation_edits(
         .filter(|(member, _)| member == "name")
         .map(|(_, range)| range.clone())
         .collect();
-    let mut steps = Vec::new();
+    let mut parts = Vec::new();
     for response in responses {
-        let parts = response_parts(response).ok_or_else(|| {
+        parts.extend(response_parts(response).ok_or_else(|| {
             format!(
                 "the turn `{}` sent back is not a turn of function responses",
                 one_line(written(response))
             )
-        })?;
-        for part in parts {
-            let factory = continues
-                .factory_parts
-                .iter()
-                .find(|(range, _)| *range == part.range)
-                .map(|(_, map)| map);
-            steps.push(
-                function_result(part, factory, &call_names, text, dialect)
-                    .map_err(|why| format!("the function response `{}` {why}", one_line(written(part))))?,
-            );
-        }
+        })?);
     }
+    let calls = Calls {
+        previous: &continues.receiver,
+        named: &call_names,
+    };
+    let steps = function_results(&parts, &calls, doc)?;
     let mut edits = Vec::new();
     let comments: Vec<&str> = facts
         .comments
@@ -325,17 +319,67 @@ fn response_parts(value: &Value) -> Option<&[Value]> {
     parts
 }
 
+/// The calls a function response may answer: those of the previous result (`previous`, as
+/// written), the ones read by name where `named` says (`call.name`: the call `call`).
+pub(crate) struct Calls<'a> {
+    pub(crate) previous: &'a str,
+    pub(crate) named: &'a [std::ops::Range<usize>],
+}
+
+/// Whether `part` is a function response (built by the client's factory, or a part whose one
+/// field is `function_response`).
+pub(crate) fn is_function_response(part: &Value, doc: &Document) -> bool {
+    factory_map(part, doc).is_some()
+        || part.as_map().is_some_and(|m| {
+            m.wrapper.as_deref() == Some(FUNCTION_RESPONSE_FACTORY)
+                || matches!(m.entries.as_slice(), [only] if snake_case(&only.key) == "function_response")
+        })
+}
+
+/// The keyword arguments of a function response built by the client's factory at `part`.
+fn factory_map<'a>(part: &Value, doc: &'a Document) -> Option<&'a MapValue> {
+    doc.facts()
+        .function_responses
+        .iter()
+        .find(|(range, _)| *range == part.range)
+        .map(|(_, map)| map)
+}
+
+/// Function response parts as `function_result` steps answering the calls of `calls`; why not.
+/// A response naming its function by a string answers the calls of that name in order: the
+/// second response naming `f` answers the second call of `f`, as the old client matched them.
+pub(crate) fn function_results(
+    parts: &[&Value],
+    calls: &Calls<'_>,
+    doc: &Document,
+) -> Result<Vec<String>, String> {
+    let text = &doc.text;
+    let dialect = Dialect::of(doc);
+    let mut seen: Vec<String> = Vec::new();
+    parts
+        .iter()
+        .map(|part| {
+            let written = one_line(text.get(part.range.clone()).unwrap_or_default());
+            function_result(part, factory_map(part, doc), calls, &mut seen, doc, dialect)
+                .map_err(|why| format!("the function response `{written}` {why}"))
+        })
+        .collect()
+}
+
 /// A function response part (`types.Part.from_function_response(name=..., response=...)`,
 /// `types.Part(function_response=types.FunctionResponse(...))`, `{"function_response": {...}}`)
-/// as a `function_result` step, its call id the `id` it names or that of the call its name is
-/// read from (`name=call.name`, `call` a call of the previous result); why not.
+/// as a `function_result` step, its call id the `id` it names, that of the call its name is read
+/// from (`name=call.name`), or that of the previous result's call of the function it names
+/// (`seen`: the names answered so far); why not.
 fn function_result(
     part: &Value,
     factory: Option<&MapValue>,
-    call_names: &[std::ops::Range<usize>],
-    text: &str,
+    calls: &Calls<'_>,
+    seen: &mut Vec<String>,
+    doc: &Document,
     dialect: Dialect,
 ) -> Result<String, String> {
+    let text = &doc.text;
     let map = part
         .as_map()
         .or(factory)
@@ -374,18 +418,36 @@ fn function_result(
             let receiver = raw
                 .strip_suffix(".name")
                 .filter(|r| !r.is_empty() && r.chars().all(|c| c.is_alphanumeric() || c == '_' || c == '$'));
-            match receiver {
-                Some(receiver)
-                    if call_names
+            match (receiver, &name.kind) {
+                (Some(receiver), _)
+                    if calls
+                        .named
                         .iter()
                         .any(|r| r.end == name.range.end && r.start + 4 == r.end) =>
                 {
                     format!("{receiver}.id")
                 }
+                // The previous result's calls of that function, in order.
+                (_, ValueKind::Str(function)) => {
+                    let nth = seen.iter().filter(|f| *f == function).count();
+                    seen.push(function.clone());
+                    let previous = calls.previous;
+                    match dialect {
+                        Dialect::Python => {
+                            let q = doc.facts().string_quote(text, part.range.start);
+                            format!(
+                                "[step.id for step in {previous}.steps or [] if step.type == {q}function_call{q} and step.name == {raw}][{nth}]"
+                            )
+                        }
+                        _ => format!(
+                            "({previous}.steps ?? []).filter((step) => step.type === \"function_call\").filter((step) => step.name === {raw})[{nth}].id"
+                        ),
+                    }
+                }
                 _ => {
                     return Err(format!(
-                        "names its function `{}`, not by the call of the previous result it answers, whose id a \
-                         `function_result` step names",
+                        "names its function `{}`, which is neither a string nor read from a call of the previous \
+                         result, whose id a `function_result` step names",
                         one_line(&raw)
                     ));
                 }

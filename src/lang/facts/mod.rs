@@ -202,6 +202,7 @@ pub(crate) fn extract(
     }
     unit::join_through(&mut facts.calls);
     round_trip::join_round_trips(&a, &mut facts.calls);
+    facts.function_responses = round_trip::function_responses(&a);
     for &(node, scope) in &a.scopes.members {
         if let Some(read) = a.read(node, scope) {
             facts.reads.push(read);

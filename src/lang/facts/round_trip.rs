@@ -74,29 +74,6 @@ pub(super) fn join_round_trips(a: &Analyzer<'_>, calls: &mut [Call]) {
                     }?;
                     rebound_between(a, &name, previous.range.start, item.range.start, previous)
                 });
-            // The list of turns, where it is written.
-            let list = match &contents.value.kind {
-                ValueKind::Name(name) => name
-                    .value
-                    .as_ref()
-                    .map_or(contents.value.range.clone(), |v| v.range.clone()),
-                _ => contents.value.range.clone(),
-            };
-            let factory_parts = a
-                .scopes
-                .calls
-                .iter()
-                .filter(|&&(node, _)| {
-                    let range = a.range(node);
-                    list.start <= range.start && range.end <= list.end
-                })
-                .filter_map(|&(node, scope)| {
-                    let name = a
-                        .wrapper_name(node, scope)
-                        .filter(|n| n == FUNCTION_RESPONSE_FACTORY)?;
-                    Some((a.range(node), a.keyword_map(node, scope, 0, Some(name))?))
-                })
-                .collect();
             links.push((
                 j,
                 i,
@@ -105,7 +82,6 @@ pub(super) fn join_round_trips(a: &Analyzer<'_>, calls: &mut [Call]) {
                     turn: item.range.clone(),
                     receiver,
                     rebound,
-                    factory_parts,
                 },
             ));
             break;
@@ -135,6 +111,21 @@ pub(super) fn join_round_trips(a: &Analyzer<'_>, calls: &mut [Call]) {
             result.continues = Some(Box::new(continues));
         }
     }
+}
+
+/// The function responses built by the current client's factory, each with its keyword
+/// arguments ([`Facts::function_responses`](crate::migration_facts::Facts::function_responses)).
+pub(super) fn function_responses(a: &Analyzer<'_>) -> Vec<(Range<usize>, crate::migration_facts::MapValue)> {
+    a.scopes
+        .calls
+        .iter()
+        .filter_map(|&(node, scope)| {
+            let name = a
+                .wrapper_name(node, scope)
+                .filter(|n| n == FUNCTION_RESPONSE_FACTORY)?;
+            Some((a.range(node), a.keyword_map(node, scope, 0, Some(name))?))
+        })
+        .collect()
 }
 
 /// Where `name`, as `within` (a call) sees it, is bound again after `from` and before `to`.
