@@ -561,8 +561,35 @@ fn mapped_value(field: &RequestField, value: &Value, text: &str, dialect: Dialec
             let mapped: Option<Vec<String>> = items.iter().map(one).collect();
             mapped.map(|m| format!("[{}]", m.join(", ")))
         }
-        _ => one(value),
+        _ => one(value).or_else(|| flag_value(field, value, text, dialect)),
     }
+}
+
+/// A flag held in a name (`include_thoughts=INCLUDE_THOUGHTS`), for a field whose values map
+/// `true` and `false` alone: the mapping written as a conditional on it (`"auto" if
+/// INCLUDE_THOUGHTS else "none"`; JavaScript `INCLUDE_THOUGHTS ? "auto" : "none"`).
+fn flag_value(field: &RequestField, value: &Value, text: &str, dialect: Dialect) -> Option<String> {
+    let values = field.values.as_ref()?;
+    if values.len() != 2 {
+        return None;
+    }
+    let (on, off) = (field.mapped_value("true")?, field.mapped_value("false")?);
+    let written = text.get(value.range.clone())?;
+    let name = matches!(value.kind, ValueKind::Name(_) | ValueKind::Other)
+        && !written.is_empty()
+        && written.split('.').all(|part| {
+            part.chars()
+                .next()
+                .is_some_and(|c| c.is_alphabetic() || c == '_' || c == '$')
+                && part.chars().all(|c| c.is_alphanumeric() || c == '_' || c == '$')
+        });
+    if !name {
+        return None;
+    }
+    Some(match dialect {
+        Dialect::Python => format!("{} if {written} else {}", dialect.string(on), dialect.string(off)),
+        _ => format!("{written} ? {} : {}", dialect.string(on), dialect.string(off)),
+    })
 }
 
 /// The value's text with the keys of its object literals in snake_case (`aspectRatio` →
