@@ -14,7 +14,7 @@
 use std::ops::Range;
 
 use super::request::contents::{conversation_steps, input_value, steps_list, user_input_step};
-use super::request::round_trip::{Calls, function_results, is_function_response};
+use super::request::round_trip::{Calls, call_names, function_results, is_function_response};
 use super::request::{ConfigArguments, config_arguments};
 use super::writer::Dialect;
 use super::writer::edits::statement_removal;
@@ -180,7 +180,15 @@ fn chat_edits_in(
                              function calls they answer, is not kept in a name"
                         )
                     })?;
-                let calls = Calls { previous, named: &[] };
+                let named = i
+                    .checked_sub(1)
+                    .and_then(|p| facts.calls.iter().find(|c| c.range == unit.turns[p].call))
+                    .map(call_names)
+                    .unwrap_or_default();
+                let calls = Calls {
+                    previous,
+                    named: &named,
+                };
                 let steps = function_results(&parts, &calls, doc).map_err(|why| format!("{at}: {why}"))?;
                 steps_list(&steps, &turn.indent, dialect)
             }

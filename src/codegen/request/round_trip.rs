@@ -100,19 +100,7 @@ pub(crate) fn continuation_edits(
             ));
         }
     }
-    // The calls of the previous result, read by name: `X.name` names the call `X`.
-    let call_names: Vec<std::ops::Range<usize>> = previous
-        .result
-        .iter()
-        .flat_map(|r| r.uses.iter())
-        .filter_map(|u| match u {
-            ResultUse::FunctionCalls(calls) => Some(calls),
-            _ => None,
-        })
-        .flat_map(|calls| calls.members.iter())
-        .filter(|(member, _)| member == "name")
-        .map(|(_, range)| range.clone())
-        .collect();
+    let call_names = call_names(previous);
     let mut parts = Vec::new();
     for response in responses {
         parts.extend(response_parts(response).ok_or_else(|| {
@@ -317,6 +305,23 @@ fn response_parts(value: &Value) -> Option<&[Value]> {
         }
     }
     parts
+}
+
+/// Where the calls of `previous`'s result are read by name (`X.name`, `X` a call of the
+/// result taken from `R.function_calls`): a response naming its function `X.name` answers `X`.
+pub(crate) fn call_names(previous: &Call) -> Vec<std::ops::Range<usize>> {
+    previous
+        .result
+        .iter()
+        .flat_map(|r| r.uses.iter())
+        .filter_map(|u| match u {
+            ResultUse::FunctionCalls(calls) => Some(calls),
+            _ => None,
+        })
+        .flat_map(|calls| calls.members.iter())
+        .filter(|(member, _)| member == "name")
+        .map(|(_, range)| range.clone())
+        .collect()
 }
 
 /// The calls a function response may answer: those of the previous result (`previous`, as

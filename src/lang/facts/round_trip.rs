@@ -129,6 +129,8 @@ pub(super) fn function_responses(a: &Analyzer<'_>) -> Vec<(Range<usize>, crate::
 }
 
 /// Where `name`, as `within` (a call) sees it, is bound again after `from` and before `to`.
+/// When the call's scope is not known, nothing says the name is not bound again: where it is
+/// read is given.
 fn rebound_between(
     a: &Analyzer<'_>,
     name: &str,
@@ -136,7 +138,9 @@ fn rebound_between(
     to: usize,
     within: &Call,
 ) -> Option<(String, usize)> {
-    let scope = scope_of(a, &within.range)?;
+    let Some(scope) = scope_of(a, &within.range) else {
+        return Some((name.to_string(), from));
+    };
     a.scopes
         .names
         .all_bindings(name, scope)
