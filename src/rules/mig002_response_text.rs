@@ -69,6 +69,24 @@ impl Rule for ResponseText {
             }
             let written = doc.text.get(read.range.clone()).unwrap_or_default();
             let receiver = doc.text.get(read.receiver.clone()).unwrap_or_default();
+            // The turn a function-calling round trip sends back (MIG001 rewrites the two
+            // requests together): not an answer to read.
+            if sent_back(doc, read) {
+                cx.report(
+                    Diagnostic::new(
+                        &META,
+                        Severity::Error,
+                        format!("`{written}` sends the predecessor response's turn back"),
+                        read.range.clone(),
+                    )
+                    .with_suggestion(format!(
+                        "An interaction keeps its turns: the next request names it with `{}` and sends the \
+                         function results alone (MIG001)",
+                        dialect.argument("previous_interaction_id", &format!("{receiver}.id"))
+                    )),
+                );
+                continue;
+            }
             // A jq filter reading every part's text: the last step's contents' texts.
             // Only beside its requests (moved all or none by MIG007) or once they are
             // interactions: a shell line of a notebook may read another cell's body.
@@ -167,4 +185,16 @@ fn usage_read(
             "Read `{new}` once the call is `interactions.create` (MIG001)"
         ))
     });
+}
+
+/// Whether `read` is the turn a function-calling round trip sends back
+/// ([`ResultUse::Continued`](crate::migration_facts::ResultUse::Continued)).
+fn sent_back(doc: &Document, read: &crate::migration_facts::Read) -> bool {
+    doc.facts().calls.iter().any(|c| {
+        c.result.as_ref().is_some_and(|r| {
+            r.uses.iter().any(
+                |u| matches!(u, crate::migration_facts::ResultUse::Continued { range, .. } if *range == read.range),
+            )
+        })
+    })
 }
