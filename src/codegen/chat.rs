@@ -150,8 +150,11 @@ fn chat_edits_in(
             .find(|c| c.range == turn.call && c.kind == CallKind::SendMessage)
             .ok_or_else(|| format!("{at}: the turn is not a call interlint reads"))?;
         let last = i + 1 == unit.turns.len();
-        // The next turn names this one's interaction: it must be kept, and not be a stream.
+        // The next turn names this one's interaction: it must be kept (a streamed turn's id is
+        // taken from its events where they are read, below).
+        let streamed_id = straight && !last && turn.stream && turn.result.is_some();
         if (!straight || !last)
+            && !streamed_id
             && let Some(why) = turn.id_unavailable()
         {
             return Err(format!("{at}: {why}"));
@@ -172,7 +175,7 @@ fn chat_edits_in(
                 }
                 let previous = i
                     .checked_sub(1)
-                    .filter(|_| straight)
+                    .filter(|&p| straight && !unit.turns[p].stream)
                     .and_then(|p| unit.turns[p].result.as_deref())
                     .ok_or_else(|| {
                         format!(
@@ -218,7 +221,11 @@ fn chat_edits_in(
         args.extend(config.arguments.iter().cloned());
         if straight {
             if let Some(previous) = i.checked_sub(1).and_then(|p| unit.turns[p].result.as_ref()) {
-                args.push(dialect.argument("previous_interaction_id", &format!("{previous}.id")));
+                let previous_id = match unit.turns[i - 1].stream {
+                    true => stream_id_name(previous, dialect),
+                    false => format!("{previous}.id"),
+                };
+                args.push(dialect.argument("previous_interaction_id", &previous_id));
             }
         } else {
             args.push(dialect.argument("previous_interaction_id", &id_name));
@@ -231,7 +238,15 @@ fn chat_edits_in(
             turn.call.clone(),
             create_call(client, &args, dialect, &turn.indent, column),
         ));
-        edits.extend(super::unit::result_edits(call, doc, settings, place)?);
+        let mut turn_edits = super::unit::result_edits(call, doc, settings, place)?;
+        if streamed_id && let Some(result) = &turn.result {
+            let next = unit.turns[i + 1].call.start;
+            edits.extend(
+                stream_id_edits(call, turn, result, next, doc, &mut turn_edits)
+                    .map_err(|why| format!("{at}: {why}"))?,
+            );
+        }
+        edits.extend(turn_edits);
         if !straight {
             let (Some(statement), Some(result)) = (&turn.statement, &turn.result) else {
                 return Err(format!("{at}: the turn is not a statement of its own"));
@@ -263,6 +278,91 @@ fn chat_edits_in(
     edits.dedup();
     if edits.windows(2).any(|w| w[0].range.end > w[1].range.start) {
         return Err("the rewrites of the chat's turns and of their results overlap".into());
+    }
+    Ok(edits)
+}
+
+/// The name holding a streamed turn's interaction id, taken from its events (`response_id`,
+/// `responseId`).
+fn stream_id_name(result: &str, dialect: Dialect) -> String {
+    match dialect {
+        Dialect::Python => format!("{result}_id"),
+        _ => format!("{result}Id"),
+    }
+}
+
+/// The edits taking a streamed turn's interaction id from its `interaction.created` event, in the
+/// loop that reads its events (its result's one loop, whose guard `turn_edits` holds), for the
+/// next turn to name: `if chunk.event_type == "interaction.created": response_id =
+/// chunk.interaction.id` (JavaScript declares the name before the turn); why not.
+fn stream_id_edits(
+    call: &Call,
+    turn: &crate::migration_facts::Turn,
+    result: &str,
+    next: usize,
+    doc: &Document,
+    turn_edits: &mut Vec<Edit>,
+) -> Result<Vec<Edit>, String> {
+    let dialect = Dialect::of(doc);
+    let text = &doc.text;
+    let facts = doc.facts();
+    let not_read = "a streamed turn's interaction id comes in its events, which are not read in one loop over them, \
+                    before the next turn, where interlint would take it";
+    let loops: Vec<&crate::migration_facts::StreamLoop> = call
+        .result
+        .iter()
+        .flat_map(|r| r.uses.iter())
+        .filter_map(|u| match u {
+            crate::migration_facts::ResultUse::Loop(l) => Some(l),
+            _ => None,
+        })
+        .collect();
+    // The loop runs after the turn, and before the next turn, which names the id.
+    let [stream_loop] = loops.as_slice() else {
+        return Err(not_read.into());
+    };
+    if stream_loop.range.start < turn.call.end || stream_loop.range.end > next {
+        return Err(not_read.into());
+    }
+    let id = stream_id_name(result, dialect);
+    if has_word(text, &id, &facts.comments) {
+        return Err(format!(
+            "`{id}`, the name that would keep the streamed turn's interaction id, is taken"
+        ));
+    }
+    let chunk = &stream_loop.chunk;
+    let indent = &stream_loop.indent;
+    let capture = match dialect {
+        Dialect::Python => format!(
+            "if {chunk}.event_type == \"interaction.created\":\n{indent}    {id} = {chunk}.interaction.id\n{indent}"
+        ),
+        _ => format!(
+            "\n{indent}if ({chunk}.event_type === \"interaction.created\") {id} = {chunk}.interaction.id;"
+        ),
+    };
+    let at = stream_loop.body_start;
+    match turn_edits
+        .iter_mut()
+        .find(|e| e.range.is_empty() && e.range.start == at)
+    {
+        Some(guard) => guard.content.insert_str(0, &capture),
+        None => turn_edits.push(Edit::replace(at..at, capture)),
+    }
+    let mut edits = Vec::new();
+    if dialect != Dialect::Python {
+        let statement = turn
+            .statement
+            .as_ref()
+            .ok_or("the streamed turn is not a statement of its own")?;
+        let start = line_start(text, statement.start);
+        let before = text.get(start..statement.start).unwrap_or_default();
+        if !before.trim().is_empty() {
+            return Err("the streamed turn shares its line with other code".into());
+        }
+        edits.push(Edit::replace(
+            statement.start..statement.start,
+            format!("{}\n{before}", id_declaration(doc, &id, statement)),
+        ));
     }
     Ok(edits)
 }
