@@ -160,6 +160,16 @@ fn chat_edits_in(
             return Err(format!("{at}: {why}"));
         }
         let message = message(call, dialect).map_err(|why| format!("{at}: {why}"))?;
+        // A turn's own config replaces the chat's for that turn (both client libraries send
+        // `config if config else chat_config`).
+        let own_config = match call.arg("config") {
+            Some(entry) => Some(
+                config_arguments(call, entry, doc, settings, false)
+                    .map_err(|why| format!("{at}: the turn's own config: {why}"))?,
+            ),
+            None => None,
+        };
+        let config = own_config.as_ref().unwrap_or(&config);
         let parts: Vec<&crate::migration_facts::Value> = match &message.kind {
             ValueKind::List(items) => items.iter().collect(),
             _ => vec![message],
@@ -247,6 +257,9 @@ fn chat_edits_in(
             );
         }
         edits.extend(turn_edits);
+        if let Some(own) = &own_config {
+            edits.extend(own.removals.iter().map(|r| Edit::replace(r.clone(), "")));
+        }
         if !straight {
             let (Some(statement), Some(result)) = (&turn.statement, &turn.result) else {
                 return Err(format!("{at}: the turn is not a statement of its own"));
@@ -373,7 +386,7 @@ fn message(call: &Call, dialect: Dialect) -> Result<&crate::migration_facts::Val
     if call.spread {
         return Err("the turn's arguments are not all known".into());
     }
-    if let Some(other) = call.args.iter().find(|a| a.key != "message") {
+    if let Some(other) = call.args.iter().find(|a| a.key != "message" && a.key != "config") {
         return Err(format!("the turn has its own `{}`", other.key));
     }
     match (call.positional.as_slice(), call.arg("message"), dialect) {
