@@ -190,7 +190,7 @@ fn chat_edits_in(
                     .ok_or_else(|| {
                         format!(
                             "{at}: the turn sends function responses, and the previous turn's result, whose \
-                             function calls they answer, is not kept in a name"
+                             function calls they answer, is streamed or not kept in a name"
                         )
                     })?;
                 let named = i

@@ -507,10 +507,7 @@ pub(crate) fn user_input_step(
 /// `steps` as the list of an `input` argument of a call written at `indent`: a step a line, one
 /// step deeper than the arguments (four spaces in Python, two in JavaScript).
 pub(crate) fn steps_list(steps: &[String], indent: &str, dialect: Dialect) -> String {
-    let step = match dialect {
-        Dialect::JavaScript => "  ",
-        _ => "    ",
-    };
+    let step = dialect.indent_step();
     let lines: String = steps
         .iter()
         .map(|s| format!("{indent}{step}{step}{s},\n"))

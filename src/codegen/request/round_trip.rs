@@ -31,6 +31,9 @@ pub(crate) fn continuation_edits(
             "the request of {at}, whose interaction this one continues, is not known"
         ));
     };
+    if call.arg("previous_interaction_id").is_some() {
+        return Err("the request already names a previous interaction".into());
+    }
     if let Some((name, rebound)) = &continues.rebound {
         return Err(format!(
             "it continues the interaction of {at}, and `{name}` is bound again in between ({}), so it would \
@@ -148,7 +151,7 @@ pub(crate) fn continuation_edits(
                 Some(indent) => {
                     let items: String = steps
                         .iter()
-                        .map(|step| format!("{indent}{}{step},\n", dialect_step(dialect)))
+                        .map(|step| format!("{indent}{}{step},\n", dialect.indent_step()))
                         .collect();
                     format!("[\n{items}{indent}]")
                 }
@@ -172,7 +175,7 @@ pub(crate) fn continuation_edits(
                         &first_item_line[..first_item_line.len() - first_item_line.trim_start().len()];
                     let item_indent = match item_indent.len() > indent.len() {
                         true => item_indent.to_string(),
-                        false => format!("{indent}{}", dialect_step(dialect)),
+                        false => format!("{indent}{}", dialect.indent_step()),
                     };
                     let mut lines = String::new();
                     for comment in &comments {
@@ -201,9 +204,6 @@ pub(crate) fn continuation_edits(
         }
     }
     let previous_id = format!("{}.id", continues.receiver);
-    if call.arg("previous_interaction_id").is_some() {
-        return Err("the request already names a previous interaction".into());
-    }
     edits.push(Edit::replace(
         call.insert_at..call.insert_at,
         format!(
@@ -226,14 +226,6 @@ fn immediately_before(text: &str, end: usize, at: usize) -> bool {
         return false;
     };
     HEAD.as_ref().is_some_and(|head| head.is_match(between.trim()))
-}
-
-/// One step of indentation of a list's items.
-fn dialect_step(dialect: Dialect) -> &'static str {
-    match dialect {
-        Dialect::JavaScript => "  ",
-        _ => "    ",
-    }
 }
 
 /// `text` with its whitespace taken out, to compare two expressions as written.

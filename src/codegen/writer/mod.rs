@@ -36,6 +36,14 @@ impl Dialect {
         }
     }
 
+    /// One step of indentation: four spaces in Python, two in JavaScript.
+    pub(crate) fn indent_step(self) -> &'static str {
+        match self {
+            Dialect::JavaScript => "  ",
+            _ => "    ",
+        }
+    }
+
     /// A named argument: `name=value`, or a property of the request object.
     pub(crate) fn argument(self, name: &str, value: &str) -> String {
         match self {
