@@ -122,6 +122,10 @@ pub struct RequestFields {
     /// content's `resolution`.
     #[serde(default)]
     pub part_resolution: std::collections::BTreeMap<String, String>,
+    /// Built-in tools whose old declaration is an empty object (`{"google_search": {}}`) and
+    /// whose interactions tool is its type alone (`{"type": "google_search"}`).
+    #[serde(default)]
+    pub type_only_tools: Vec<String>,
 }
 
 /// The mime types an interactions content of one kind declares, and the path extensions of

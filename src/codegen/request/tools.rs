@@ -8,11 +8,6 @@ use crate::codegen::writer::Dialect;
 use crate::migration_facts::{Value, ValueKind};
 use crate::request_fields::snake_case;
 
-/// Built-in tools whose old declaration is an empty object (`{"google_search": {}}`,
-/// `types.Tool(code_execution=types.ToolCodeExecution())`) and whose interactions tool is its type
-/// alone (`{"type": "google_search"}`), after the public interactions reference.
-const TYPE_ONLY_TOOLS: &[&str] = &["google_search", "code_execution", "url_context"];
-
 /// Whether `written` is the class of the settings of the built-in tool `key`, not called
 /// (`code_execution=types.ToolCodeExecution`, `url_context=UrlContext`), which python-genai's
 /// pydantic models take as those settings with none set: the class named after the tool, in
@@ -32,8 +27,14 @@ fn settings_class(written: &str, key: &str) -> bool {
 
 /// A request's `tools` in the interactions shape: each old tool object becomes one typed tool
 /// per entry (`{"function_declarations": [d, ...]}` → `{"type": "function", ...d}` each,
-/// `{"google_search": {}}` → `{"type": "google_search"}`); or why it cannot be written.
-pub(crate) fn tools_value(value: &Value, text: &str, dialect: Dialect) -> Result<String, String> {
+/// `{"google_search": {}}` → `{"type": "google_search"}` for the `type_only` tools of
+/// `rules/request_fields.toml`); or why it cannot be written.
+pub(crate) fn tools_value(
+    value: &Value,
+    text: &str,
+    dialect: Dialect,
+    type_only: &[String],
+) -> Result<String, String> {
     let items: &[Value] = match &value.kind {
         ValueKind::List(items) => items,
         _ => {
@@ -55,7 +56,7 @@ pub(crate) fn tools_value(value: &Value, text: &str, dialect: Dialect) -> Result
         };
         for entry in &map.entries {
             let key = snake_case(&entry.key);
-            if TYPE_ONLY_TOOLS.contains(&key.as_str()) {
+            if type_only.contains(&key) {
                 let empty = entry
                     .value
                     .as_map()
