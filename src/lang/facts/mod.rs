@@ -249,6 +249,17 @@ impl Analyzer<'_> {
         matches!(self.kind(node), Kind::Call(c) if c.new)
     }
 
+    /// The scope of the call the walk recorded that starts at `start` and is `this` (the calls
+    /// are in order of where they start).
+    fn call_scope_where(&self, start: usize, this: impl Fn(NodeId) -> bool) -> Option<usize> {
+        let at = self.scopes.calls.partition_point(|&(n, _)| self.start(n) < start);
+        self.scopes.calls[at..]
+            .iter()
+            .take_while(|&&(n, _)| self.start(n) == start)
+            .find(|&&(n, _)| this(n))
+            .map(|&(_, s)| s)
+    }
+
     /// `node`, looked through what changes nothing of its value ([`Language::look_through`]).
     fn look_through(&self, node: NodeId) -> NodeId {
         self.lang.look_through(self.tree, node)

@@ -138,7 +138,8 @@ fn rebound_between(
     to: usize,
     within: &Call,
 ) -> Option<(String, usize)> {
-    let Some(scope) = scope_of(a, &within.range) else {
+    let range = &within.range;
+    let Some(scope) = a.call_scope_where(range.start, |n| a.range(n) == *range) else {
         return Some((name.to_string(), from));
     };
     a.scopes
@@ -147,13 +148,4 @@ fn rebound_between(
         .iter()
         .find(|b| from < b.start && b.start < to)
         .map(|b| (name.to_string(), b.start))
-}
-
-/// The scope of the call written at `range`.
-fn scope_of(a: &Analyzer<'_>, range: &Range<usize>) -> Option<usize> {
-    a.scopes
-        .calls
-        .iter()
-        .find(|&&(node, _)| a.range(node) == *range)
-        .map(|&(_, scope)| scope)
 }

@@ -448,14 +448,8 @@ impl Analyzer<'_> {
 
     /// The scope a call is made in.
     fn call_scope(&self, call: NodeId) -> usize {
-        // The calls are in order of where they start.
-        let start = self.start(call);
-        let at = self.scopes.calls.partition_point(|&(n, _)| self.start(n) < start);
-        self.scopes.calls[at..]
-            .iter()
-            .take_while(|&&(n, _)| self.start(n) == start)
-            .find(|(n, _)| *n == call)
-            .map_or(0, |(_, s)| *s)
+        self.call_scope_where(self.start(call), |n| n == call)
+            .unwrap_or(0)
     }
 
     /// An argument's text as written.
