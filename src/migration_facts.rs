@@ -348,8 +348,10 @@ pub enum ReadKind {
     FunctionCalls,
     /// `part.function_call`, `...parts[0].function_call`.
     PartFunctionCall,
-    /// `grounding_metadata` on a response or candidate, or a candidate's `url_context_metadata`.
-    Grounding,
+    /// `grounding_metadata` on a response or candidate, or a candidate's `url_context_metadata`;
+    /// `shown` when the whole chain read is only shown (printed, displayed, a notebook cell's
+    /// value), not read further.
+    Grounding { shown: bool },
     /// `response.usage_metadata` (`usageMetadata`): the token counts; `member` is the count
     /// read from it (`.total_token_count`), as a byte range, when one is.
     Usage { member: Option<(usize, usize)> },
@@ -396,7 +398,7 @@ impl ReadKind {
             ".urlContextMetadata",
         ];
         if grounding.iter().any(|field| chain.contains(field)) {
-            return Some(ReadKind::Grounding);
+            return Some(ReadKind::Grounding { shown: false });
         }
         if !chain.contains(".content") {
             return None;

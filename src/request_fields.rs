@@ -126,6 +126,38 @@ pub struct RequestFields {
     /// whose interactions tool is its type alone (`{"type": "google_search"}`).
     #[serde(default)]
     pub type_only_tools: Vec<String>,
+    /// Reads of a response's grounding metadata as reads of an interaction's steps.
+    #[serde(default)]
+    pub grounding_read: Vec<GroundingRead>,
+}
+
+/// A read of a first candidate's grounding metadata (`metadata`, then `after`) as a read of the
+/// interaction's steps (the `[[grounding-read]]` table of `rules/request_fields.toml`).
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct GroundingRead {
+    /// `grounding_metadata` or `url_context_metadata`.
+    pub metadata: String,
+    /// What is read of the metadata, dotted and in snake_case; empty: the metadata whole.
+    pub after: String,
+    /// The types of the steps read.
+    #[serde(default)]
+    pub steps: Vec<String>,
+    /// The list of each step whose items are read (`arguments.queries`); absent: the step.
+    #[serde(default)]
+    pub items: Option<String>,
+    /// The member read of each item; absent: the item.
+    #[serde(default)]
+    pub member: Option<String>,
+    /// The first value or none, instead of the list.
+    #[serde(default)]
+    pub first: bool,
+    /// The annotations of this type of the answer's text contents, instead of steps.
+    #[serde(default)]
+    pub annotations: Option<String>,
+    /// Rewritten only where the value is shown.
+    #[serde(default)]
+    pub shown: bool,
 }
 
 /// The mime types an interactions content of one kind declares, and the path extensions of

@@ -1269,7 +1269,7 @@ const finish = response.candidates[0].finishReason;
       insert after arg contents
     read Candidates { simple_text: true } `response.candidates[0].content.parts[0].text` receiver=`response` origin=Response
     read Candidates { simple_text: false } `response.candidates[0].content.parts` receiver=`response` origin=Response
-    read Grounding `response.candidates[0].grounding_metadata` receiver=`response` origin=Response
+    read Grounding { shown: false } `response.candidates[0].grounding_metadata` receiver=`response` origin=Response
     "#);
 }
 
@@ -1350,7 +1350,7 @@ for (const candidate of response.candidates) {
       arg model: "gemini-2.0-flash" (first +,)
       arg contents: "Hi" (last ,+)
       insert after arg contents
-    read Grounding `candidate.grounding_metadata` receiver=`candidate` origin=Response
+    read Grounding { shown: false } `candidate.grounding_metadata` receiver=`candidate` origin=Response
     "#);
 }
 

@@ -281,12 +281,136 @@ fn read_edit(
         ReadKind::FunctionCalls | ReadKind::PartFunctionCall => Err(format!(
             "{at}: `{written}` reads function calls, which an interaction holds as `function_call` steps"
         )),
-        ReadKind::Grounding => Err(format!(
-            "{at}: `{written}` reads grounding metadata, which an interaction holds as search steps and annotations"
-        )),
+        ReadKind::Grounding { shown } => {
+            let entry = grounding_entry(read, receiver, text, &settings.fields.grounding_read);
+            let code = match entry {
+                Some(entry) if shown || !entry.shown => grounding_code(entry, receiver, dialect),
+                // Only a shown value has a counterpart.
+                Some(entry) => {
+                    let holds = match (&entry.annotations, entry.steps.as_slice()) {
+                        (Some(kind), _) => format!("the `{kind}` annotations of the answer's text"),
+                        (None, steps) => format!("its `{}` steps", steps.join("` and `")),
+                    };
+                    return Err(format!(
+                        "{at}: `{written}` is read further than shown (printed or displayed), and an interaction \
+                         holds it in another shape: {holds}"
+                    ));
+                }
+                None => {
+                    return Err(format!(
+                        "{at}: `{written}` reads grounding metadata, which an interaction holds as search steps \
+                         and annotations"
+                    ));
+                }
+            };
+            Ok(vec![Edit::replace(read.range.clone(), code)])
+        }
         ReadKind::Candidates { simple_text: false } => Err(format!(
             "{at}: `{written}` reads the candidates, which an interaction holds as steps"
         )),
+    }
+}
+
+/// A read of the first candidate's grounding metadata (`R.candidates[0].grounding_metadata...`,
+/// as the whole chain `read` covers) as the read of the interaction's steps the
+/// `[[grounding-read]]` table gives for what it reads; `None` when the table has none (or only
+/// one for a value shown, and it is not), or when the receiver is not a name.
+fn grounding_entry<'t>(
+    read: &Read,
+    receiver: &str,
+    text: &str,
+    table: &'t [crate::request_fields::GroundingRead],
+) -> Option<&'t crate::request_fields::GroundingRead> {
+    let receiver = receiver.strip_suffix('?').unwrap_or(receiver);
+    if receiver.is_empty()
+        || !receiver
+            .chars()
+            .all(|c| c == '_' || c == '$' || c == '.' || c.is_ascii_alphanumeric())
+    {
+        return None;
+    }
+    let chain: String = text
+        .get(read.receiver.end..read.range.end)?
+        .chars()
+        .filter(|c| !c.is_whitespace() && *c != '?' && *c != '!')
+        .collect::<String>()
+        .replace(".[", "[");
+    let rest = chain.strip_prefix(".candidates[0].")?;
+    let mut fields = rest.split('.').map(snake_case);
+    let metadata = fields.next()?;
+    let after: Vec<String> = fields.collect();
+    if after.iter().any(|f| f.is_empty() || f.contains(['[', '('])) {
+        return None;
+    }
+    let after = after.join(".");
+    table.iter().find(|e| e.metadata == metadata && e.after == after)
+}
+
+/// The read of an interaction's steps (or of its answer's annotations) `entry` gives, of the
+/// interaction `receiver` (a name, or one followed by `?`).
+fn grounding_code(entry: &crate::request_fields::GroundingRead, receiver: &str, dialect: Dialect) -> String {
+    let receiver = receiver.strip_suffix('?').unwrap_or(receiver);
+    let python = dialect == Dialect::Python;
+    let steps = format!("{receiver}.steps");
+    if let Some(annotation) = &entry.annotations {
+        return match python {
+            true => format!(
+                "[annotation for step in {steps} or [] if step.type == \"model_output\" for content in step.content or [] \
+                 if content.type == \"text\" for annotation in content.annotations or [] if annotation.type == \"{annotation}\"]"
+            ),
+            false => format!(
+                "({steps} ?? []).flatMap((step) => (step.type === \"model_output\" ? (step.content ?? []) : []))\
+                 .flatMap((content) => (content.type === \"text\" ? (content.annotations ?? []) : []))\
+                 .filter((annotation) => annotation.type === \"{annotation}\")"
+            ),
+        };
+    }
+    let types: Vec<String> = entry.steps.iter().map(|t| format!("\"{t}\"")).collect();
+    let is_type = |var: &str| match (python, types.as_slice()) {
+        (true, [one]) => format!("{var}.type == {one}"),
+        (true, _) => format!("{var}.type in ({})", types.join(", ")),
+        (false, _) => types
+            .iter()
+            .map(|t| format!("{var}.type === {t}"))
+            .collect::<Vec<_>>()
+            .join(" || "),
+    };
+    let Some(items) = &entry.items else {
+        return match python {
+            true => format!("[step for step in {steps} or [] if {}]", is_type("step")),
+            false => format!("({steps} ?? []).filter((step) => {})", is_type("step")),
+        };
+    };
+    let value = match &entry.member {
+        Some(member) => format!("item.{member}"),
+        None => "item".to_string(),
+    };
+    match python {
+        true => {
+            let values = format!(
+                "{value} for step in {steps} or [] if {} for item in step.{items} or []",
+                is_type("step")
+            );
+            match entry.first {
+                true => format!("next(({values}), None)"),
+                false => format!("[{values}]"),
+            }
+        }
+        false => {
+            let optional_items = items.replace('.', "?.");
+            let each = match &entry.member {
+                Some(_) => format!("(step.{optional_items} ?? []).map((item) => {value})"),
+                None => format!("(step.{optional_items} ?? [])"),
+            };
+            let values = format!(
+                "({steps} ?? []).flatMap((step) => ({} ? {each} : []))",
+                is_type("step")
+            );
+            match entry.first {
+                true => format!("{values}[0]"),
+                false => values,
+            }
+        }
     }
 }
 

@@ -42,7 +42,7 @@ impl Rule for GroundingMetadata {
 
     fn check(&self, doc: &Document, cx: &mut RuleContext) {
         for read in &doc.facts().reads {
-            if read.kind != ReadKind::Grounding {
+            if !matches!(read.kind, ReadKind::Grounding { .. }) {
                 continue;
             }
             // A read is a whole chain (`candidates[0].grounding_metadata.grounding_chunks`): the

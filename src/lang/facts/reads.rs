@@ -152,7 +152,7 @@ impl Analyzer<'_> {
                 class => response_origin(&class)?,
             };
             return Some(read(
-                ReadKind::Grounding,
+                ReadKind::Grounding { shown: false },
                 self.range(node),
                 receiver,
                 origin,
@@ -194,6 +194,12 @@ impl Analyzer<'_> {
         let kind = match self.is_test(top) {
             true => ReadKind::of_tested_candidates_chain(&chain)?,
             false => ReadKind::of_candidates_chain(&chain)?,
+        };
+        let kind = match kind {
+            ReadKind::Grounding { .. } => ReadKind::Grounding {
+                shown: self.parent(top).is_some_and(|p| self.shown(p, top)),
+            },
+            kind => kind,
         };
         Some((kind, self.start(candidates)..self.end(top)))
     }
