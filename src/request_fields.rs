@@ -126,9 +126,38 @@ pub struct RequestFields {
     /// whose interactions tool is its type alone (`{"type": "google_search"}`).
     #[serde(default)]
     pub type_only_tools: Vec<String>,
+    /// Built-in tools whose settings the interactions tool has under the same names: each
+    /// tool's settings carried over.
+    #[serde(default)]
+    pub flat_tools: std::collections::BTreeMap<String, Vec<String>>,
+    /// The sources of the old `retrieval` tool, as the interactions `retrieval` tool names them.
+    #[serde(default)]
+    pub retrieval_source: Vec<RetrievalSource>,
     /// Reads of a response's grounding metadata as reads of an interaction's steps.
     #[serde(default)]
     pub grounding_read: Vec<GroundingRead>,
+}
+
+/// A source of the old `retrieval` tool (`vertex_rag_store`) as the interactions `retrieval`
+/// tool names it (the `[[retrieval-source]]` table of `rules/request_fields.toml`).
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct RetrievalSource {
+    /// The old source's key.
+    pub old: String,
+    /// Its member of the new tool's `retrieval_types`.
+    pub retrieval_type: String,
+    /// The new tool's key of the source's settings.
+    pub config: String,
+    /// Settings carried over: old name → new.
+    #[serde(default)]
+    pub fields: std::collections::BTreeMap<String, String>,
+    /// A setting naming one value, listed under the new name.
+    #[serde(default)]
+    pub one_item_lists: std::collections::BTreeMap<String, String>,
+    /// A list setting whose values each become an object of one key: old name → [new name, key].
+    #[serde(default)]
+    pub item_maps: std::collections::BTreeMap<String, (String, String)>,
 }
 
 /// A read of a first candidate's grounding metadata (`metadata`, then `after`) as a read of the

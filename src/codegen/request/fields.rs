@@ -102,12 +102,7 @@ impl<'a> Fields<'a> {
         }
         // Tools take the interactions shape, one typed tool each.
         if within.is_none() && key == "tools" {
-            match tools_value(
-                &entry.value,
-                self.text,
-                self.dialect,
-                &self.settings.fields.type_only_tools,
-            ) {
+            match tools_value(&entry.value, self.text, self.dialect, &self.settings.fields) {
                 Ok(value) => self.placer.put(Place::TopLevel, "tools", value, &shown),
                 Err(problem) => self.placer.problem(problem),
             }

@@ -542,7 +542,7 @@ pub(crate) fn rewrite_rest_body(
                 None => edits.push(Edit::replace(entry.key_range.clone(), dialect.key("input"))),
             },
             "tools" => {
-                let converted = tools_value(&entry.value, text, dialect, &settings.fields.type_only_tools)?;
+                let converted = tools_value(&entry.value, text, dialect, &settings.fields)?;
                 if Some(converted.as_str()) != text.get(entry.value.range.clone()) {
                     if doc.facts().has_comment_in(&entry.range) {
                         return Err("a comment in `tools` would be lost".into());

@@ -6,7 +6,7 @@
 
 use crate::codegen::writer::Dialect;
 use crate::migration_facts::{Value, ValueKind};
-use crate::request_fields::snake_case;
+use crate::request_fields::{RequestFields, RetrievalSource, snake_case};
 
 /// Whether `written` is the class of the settings of the built-in tool `key`, not called
 /// (`code_execution=types.ToolCodeExecution`, `url_context=UrlContext`), which python-genai's
@@ -33,8 +33,9 @@ pub(crate) fn tools_value(
     value: &Value,
     text: &str,
     dialect: Dialect,
-    type_only: &[String],
+    fields: &RequestFields,
 ) -> Result<String, String> {
+    let type_only = &fields.type_only_tools;
     let items: &[Value] = match &value.kind {
         ValueKind::List(items) => items,
         _ => {
@@ -69,6 +70,20 @@ pub(crate) fn tools_value(
                     ));
                 }
                 tools.push(dialect.map(&[("type".to_string(), dialect.string(&key))]));
+                continue;
+            }
+            // A built-in tool whose settings keep their names.
+            if let Some(carried) = fields.flat_tools.get(&key) {
+                tools.push(flat_tool(&key, &entry.value, carried, text, dialect)?);
+                continue;
+            }
+            if key == "retrieval" {
+                tools.push(retrieval_tool(
+                    &entry.value,
+                    &fields.retrieval_source,
+                    text,
+                    dialect,
+                )?);
                 continue;
             }
             if key != "function_declarations" {
@@ -115,6 +130,151 @@ pub(crate) fn tools_value(
         }
     }
     Ok(format!("[{}]", tools.join(", ")))
+}
+
+/// The built-in tool `key` whose settings (`value`, an object or the settings class not called)
+/// keep their names in the interactions tool, those of `carried` alone:
+/// `{"type": "file_search", "file_search_store_names": [...]}`.
+fn flat_tool(
+    key: &str,
+    value: &Value,
+    carried: &[String],
+    text: &str,
+    dialect: Dialect,
+) -> Result<String, String> {
+    let mut tool = vec![("type".to_string(), dialect.string(key))];
+    if settings_class(text.get(value.range.clone()).unwrap_or_default(), key) {
+        return Ok(dialect.map(&tool));
+    }
+    let Some(settings) = value.resolved_map().filter(|m| m.complete) else {
+        return Err(format!(
+            "the tool `{key}`'s settings `{}` are not an object interlint can read",
+            crate::diagnostic::one_line(text.get(value.range.clone()).unwrap_or_default())
+        ));
+    };
+    for setting in &settings.entries {
+        let name = snake_case(&setting.key);
+        if !carried.contains(&name) {
+            return Err(format!(
+                "the tool `{key}`'s `{}` is not in interlint's table of the interactions tool's settings",
+                setting.key
+            ));
+        }
+        tool.push((name, plain(&setting.value, text, dialect)?));
+    }
+    Ok(dialect.map(&tool))
+}
+
+/// The old `retrieval` tool (`value`, its settings: one source) as the interactions `retrieval`
+/// tool, by the `[[retrieval-source]]` table: `{"type": "retrieval", "retrieval_types":
+/// ["rag_store"], "rag_store_config": {...}}`.
+fn retrieval_tool(
+    value: &Value,
+    sources: &[RetrievalSource],
+    text: &str,
+    dialect: Dialect,
+) -> Result<String, String> {
+    let written = crate::diagnostic::one_line(text.get(value.range.clone()).unwrap_or_default());
+    let unreadable =
+        || format!("the retrieval tool's settings `{written}` are not an object interlint can read");
+    let settings = value
+        .resolved_map()
+        .filter(|m| m.complete)
+        .ok_or_else(unreadable)?;
+    let [source] = settings.entries.as_slice() else {
+        return Err(format!(
+            "the retrieval tool `{written}` does not name one source, which the interactions `retrieval` tool's \
+             `retrieval_types` would name"
+        ));
+    };
+    let old = snake_case(&source.key);
+    let Some(mapping) = sources.iter().find(|s| s.old == old) else {
+        return Err(format!(
+            "the retrieval tool's source `{}` is not in interlint's table of the interactions `retrieval` tool's \
+             sources",
+            source.key
+        ));
+    };
+    let config = source
+        .value
+        .resolved_map()
+        .filter(|m| m.complete)
+        .ok_or_else(unreadable)?;
+    let mut entries = Vec::new();
+    for setting in &config.entries {
+        let name = snake_case(&setting.key);
+        if let Some(new) = mapping.fields.get(&name) {
+            entries.push((new.clone(), plain(&setting.value, text, dialect)?));
+        } else if let Some(new) = mapping.one_item_lists.get(&name) {
+            entries.push((
+                new.clone(),
+                format!("[{}]", plain(&setting.value, text, dialect)?),
+            ));
+        } else if let Some((new, item_key)) = mapping.item_maps.get(&name)
+            && let ValueKind::List(items) = &setting.value.kind
+        {
+            let items: Vec<String> = items
+                .iter()
+                .map(|item| Ok(dialect.map(&[(item_key.clone(), plain(item, text, dialect)?)])))
+                .collect::<Result<_, String>>()?;
+            entries.push((new.clone(), format!("[{}]", items.join(", "))));
+        } else {
+            return Err(format!(
+                "the retrieval tool's `{}` setting `{}` has no counterpart interlint carries over to the \
+                 interactions `retrieval` tool",
+                source.key, setting.key
+            ));
+        }
+    }
+    Ok(dialect.map(&[
+        ("type".to_string(), dialect.string("retrieval")),
+        (
+            "retrieval_types".to_string(),
+            format!("[{}]", dialect.string(&mapping.retrieval_type)),
+        ),
+        (mapping.config.clone(), dialect.map(&entries)),
+    ]))
+}
+
+/// A setting's value as a plain value: objects (typed constructors too) as plain objects with
+/// keys in snake_case, lists item by item, anything else as written; `Err` for a name bound to a
+/// typed object, or an object whose entries are not all known.
+fn plain(value: &Value, text: &str, dialect: Dialect) -> Result<String, String> {
+    let written = text.get(value.range.clone()).unwrap_or_default();
+    match &value.kind {
+        ValueKind::Map(map) if map.complete => {
+            let entries: Vec<(String, String)> = map
+                .entries
+                .iter()
+                .map(|e| Ok((snake_case(&e.key), plain(&e.value, text, dialect)?)))
+                .collect::<Result<_, String>>()?;
+            Ok(dialect.map(&entries))
+        }
+        ValueKind::List(items) => {
+            let items: Vec<String> = items
+                .iter()
+                .map(|item| plain(item, text, dialect))
+                .collect::<Result<_, String>>()?;
+            Ok(format!("[{}]", items.join(", ")))
+        }
+        ValueKind::Map(_) => Err(format!(
+            "`{}` is not an object interlint can read",
+            crate::diagnostic::one_line(written)
+        )),
+        ValueKind::Name(name)
+            if name
+                .value
+                .as_ref()
+                .and_then(|v| v.as_map())
+                .is_some_and(|m| m.wrapper.is_some()) =>
+        {
+            Err(format!(
+                "`{}` is bound to a typed object, not a plain one",
+                name.name
+            ))
+        }
+        _ => Ok(written.to_string()),
+    }
 }
 
 /// A schema's OpenAPI-style type names as JSON Schema's (`"OBJECT"` → `"object"`).
