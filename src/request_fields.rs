@@ -203,6 +203,13 @@ pub struct ContentKind {
     /// file read from its path (a PIL image opened from one).
     #[serde(default)]
     pub extension_mime_types: std::collections::BTreeMap<String, String>,
+    /// A mime type naming any file of this kind (`video/*`): the content is of this kind, and
+    /// names no mime type.
+    #[serde(default)]
+    pub any_mime_type: Option<String>,
+    /// The starts of URLs of files of this kind that need no mime type (a YouTube URL).
+    #[serde(default)]
+    pub uri_prefixes: Vec<String>,
 }
 
 /// The built-in table's contents (they are not configurable): the kind of a mime type.
@@ -210,6 +217,22 @@ pub fn content_kind_of_mime(mime: &str) -> Option<&'static str> {
     builtin_contents()
         .iter()
         .find(|(_, kind)| kind.mime_types.iter().any(|m| m == mime))
+        .map(|(name, _)| name.as_str())
+}
+
+/// The kind whose mime type of any file of it is `mime` (`video/*` → `video`).
+pub fn content_kind_of_any_mime(mime: &str) -> Option<&'static str> {
+    builtin_contents()
+        .iter()
+        .find(|(_, kind)| kind.any_mime_type.as_deref() == Some(mime))
+        .map(|(name, _)| name.as_str())
+}
+
+/// The kind of the file a URL names, when the URL needs no mime type (a YouTube URL → `video`).
+pub fn content_kind_of_uri(uri: &str) -> Option<&'static str> {
+    builtin_contents()
+        .iter()
+        .find(|(_, kind)| kind.uri_prefixes.iter().any(|p| uri.starts_with(p.as_str())))
         .map(|(name, _)| name.as_str())
 }
 

@@ -1194,11 +1194,16 @@ fn uri_content(written: &str, text: &str, dialect: Dialect) -> Option<Content> {
         return None;
     }
     let mime_written = caps.name("mime")?.as_str();
-    let kind = mime_kind(&literal_or_constant(mime_written, text)?)?;
-    let mut fields = vec![
-        ("uri".to_string(), caps.name("uri")?.as_str().to_string()),
-        ("mime_type".to_string(), mime_written.to_string()),
-    ];
+    let mime = literal_or_constant(mime_written, text)?;
+    let mut fields = vec![("uri".to_string(), caps.name("uri")?.as_str().to_string())];
+    // A mime type of any file of a kind (`video/*`): the content of that kind names none.
+    let kind = match mime_kind(&mime) {
+        Some(kind) => {
+            fields.push(("mime_type".to_string(), mime_written.to_string()));
+            kind
+        }
+        None => crate::request_fields::content_kind_of_any_mime(&mime)?,
+    };
     // The part's own media resolution: the content's, when its kind takes one.
     if let Some(level) = caps.name("level") {
         let resolution = crate::request_fields::part_resolution(level.as_str())?;
@@ -1268,9 +1273,41 @@ fn map_part_content(item: &Value, text: &str, dialect: Dialect) -> Option<Conten
             _ => return None,
         }
     }
-    let (value, mime) = (value?, mime?);
+    let value = value?;
     // `{ fileUri }` shorthand names a variable: its name is the value.
     let value_text = text.get(value.value.range.clone())?;
+    // A URL that needs no mime type (a YouTube URL), written or bound once.
+    let Some(mime) = mime else {
+        if target != "uri" {
+            return None;
+        }
+        let uri = match &value.value.kind {
+            ValueKind::Str(uri) => uri.clone(),
+            _ if dialect == Dialect::Python => literal_or_constant(value_text, text)?,
+            _ => {
+                let bound = nearest_binding(value_text, text, item.range.start)?;
+                bound
+                    .strip_prefix(['"', '\''])?
+                    .strip_suffix(['"', '\''])?
+                    .to_string()
+            }
+        };
+        let kind = crate::request_fields::content_kind_of_uri(&uri)?;
+        return Some(Content::new(
+            kind,
+            vec![(target.to_string(), value_text.to_string())],
+            dialect,
+        ));
+    };
+    if let ValueKind::Str(any) = &mime.value.kind
+        && let Some(kind) = crate::request_fields::content_kind_of_any_mime(any)
+    {
+        return Some(Content::new(
+            kind,
+            vec![(target.to_string(), value_text.to_string())],
+            dialect,
+        ));
+    }
     let kind = match &mime.value.kind {
         ValueKind::Str(mime_text) => mime_kind(mime_text)?,
         // The legacy file manager's upload, of the kind its declared mime type tells.
