@@ -167,10 +167,7 @@ fn json_schema_text(value: &Value, text: &str, dialect: Dialect) -> Result<Strin
                 "{{\"type\": \"{}\"}}",
                 python_type(written).unwrap_or_default()
             )),
-            None if dialect == Dialect::Python && is_class_name(written) => {
-                pydantic_model(written, text)?;
-                Ok(format!("{written}.model_json_schema()"))
-            }
+            None if dialect == Dialect::Python && is_class_name(written) => class_schema(written, text),
             _ => Err(format!("what `{written}` holds is not known")),
         },
         // Already JSON Schema: a pydantic model's own.
@@ -186,7 +183,7 @@ fn json_schema_text(value: &Value, text: &str, dialect: Dialect) -> Result<Strin
                 let items = match python_type(item) {
                     Some(json_type) => format!("{{\"type\": \"{json_type}\"}}"),
                     None => {
-                        pydantic_model(item, text)?;
+                        schema_class(item, text)?;
                         return Ok(list_schema(item));
                     }
                 };
@@ -219,32 +216,76 @@ fn array_of_model(written: &str) -> Option<&str> {
     written.get(model.range())
 }
 
-/// Whether the class `name` is a pydantic model defined in `text` (a base named `BaseModel`):
-/// only such a class has the `model_json_schema()` the rewrite calls. A `TypedDict`, a dataclass
-/// or an enum the old client converted itself, or a class defined elsewhere, is not converted.
-fn pydantic_model(name: &str, text: &str) -> Result<(), String> {
+/// How the class `name`, defined in `text`, gives its JSON Schema and parses an answer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum SchemaClass {
+    /// A pydantic model (a base named `BaseModel`): `model_json_schema()`, `model_validate_json`.
+    Model,
+    /// A dataclass, a `TypedDict` or an enum, which the old client converted itself with
+    /// pydantic: `pydantic.TypeAdapter(C)` gives its JSON Schema and parses the answer into the
+    /// same value (an instance, a dict, a member).
+    Adapted,
+}
+
+/// What the class `name` defined in `text` is, as a schema ([`SchemaClass`]); why not when it is
+/// not defined here, or is defined otherwise (another base, or several definitions that differ).
+fn schema_class(name: &str, text: &str) -> Result<SchemaClass, String> {
     let pattern = format!(
-        r"(?m)^[ \t]*class[ \t]+{}[ \t]*\(([^)]*)\)[ \t]*:",
+        r"(?m)^([ \t]*)class[ \t]+{}[ \t]*(?:\(([^)]*)\))?[ \t]*:",
         regex::escape(name)
     );
-    let bases: Vec<String> = Regex::new(&pattern)
+    let mut kinds = Vec::new();
+    for caps in Regex::new(&pattern)
         .ok()
-        .map(|re| re.captures_iter(text).map(|c| c[1].to_string()).collect())
-        .unwrap_or_default();
-    if bases.is_empty() {
-        return Err(format!(
+        .iter()
+        .flat_map(|re| re.captures_iter(text).collect::<Vec<_>>())
+    {
+        let start = caps.get(0).map_or(0, |m| m.start());
+        let bases = caps.get(2).map_or("", |m| m.as_str());
+        let base = |wanted: &[&str]| {
+            bases.split(',').any(|b| {
+                let b = b.trim();
+                wanted.iter().any(|w| b == *w || b.ends_with(&format!(".{w}")))
+            })
+        };
+        // The decorator on the line above, at the class's indentation.
+        let above = text[..start].trim_end_matches(['\n', '\r']);
+        let decorator = above.rsplit('\n').next().unwrap_or_default().trim();
+        let dataclass = [
+            "@dataclass",
+            "@dataclasses.dataclass",
+            "@dataclass()",
+            "@dataclasses.dataclass()",
+        ]
+        .contains(&decorator);
+        kinds.push(if base(&["BaseModel"]) {
+            Some(SchemaClass::Model)
+        } else if dataclass || base(&["TypedDict", "Enum", "StrEnum", "IntEnum"]) {
+            Some(SchemaClass::Adapted)
+        } else {
+            None
+        });
+    }
+    match kinds.as_slice() {
+        [] => Err(format!(
             "`{name}` is not a class defined in this module, so whether it is a pydantic model is not known"
-        ));
+        )),
+        [first, rest @ ..] if rest.iter().all(|k| k == first) && first.is_some() => {
+            Ok(first.unwrap_or(SchemaClass::Model))
+        }
+        _ => Err(format!(
+            "`{name}` is not a pydantic model, a dataclass, a TypedDict or an enum, which the old client \
+             converted; write its JSON Schema"
+        )),
     }
-    let pydantic = |b: &String| b.split(',').any(|base| base.trim().ends_with("BaseModel"));
-    if bases.iter().all(pydantic) {
-        Ok(())
-    } else {
-        Err(format!(
-            "`{name}` is not a pydantic model (a TypedDict, a dataclass or an enum), which the old client \
-             converted itself; write its JSON Schema"
-        ))
-    }
+}
+
+/// The JSON Schema of the class `name` ([`schema_class`]).
+fn class_schema(name: &str, text: &str) -> Result<String, String> {
+    Ok(match schema_class(name, text)? {
+        SchemaClass::Model => format!("{name}.model_json_schema()"),
+        SchemaClass::Adapted => format!("pydantic.TypeAdapter({name}).json_schema()"),
+    })
 }
 
 /// A class name as written (`Recipe`): a pydantic model, most likely, in a `response_schema`.
@@ -281,6 +322,9 @@ fn python_type(name: &str) -> Option<&'static str> {
 pub(crate) enum ParsedAs {
     Model(String),
     Models(String),
+    /// A dataclass, `TypedDict` or enum (or a list of them: the type as written), parsed by
+    /// pydantic as the old client did.
+    Adapted(String),
     Json,
 }
 
@@ -292,6 +336,7 @@ impl ParsedAs {
             ParsedAs::Models(model) => {
                 format!("[{model}.model_validate(item) for item in json.loads({answer})]")
             }
+            ParsedAs::Adapted(written) => format!("pydantic.TypeAdapter({written}).validate_json({answer})"),
             ParsedAs::Json => format!("json.loads({answer})"),
         }
     }
@@ -333,10 +378,10 @@ pub(crate) fn parsed_as(call: &crate::migration_facts::Call, text: &str) -> Resu
         ValueKind::Name(name) => match name.value.as_ref().map(|v| &v.kind) {
             Some(ValueKind::Map(_)) => Ok(ParsedAs::Json),
             None if python_type(written).is_some() => Ok(ParsedAs::Json),
-            None if is_class_name(written) => {
-                pydantic_model(written, text)?;
-                Ok(ParsedAs::Model(written.to_string()))
-            }
+            None if is_class_name(written) => Ok(match schema_class(written, text)? {
+                SchemaClass::Model => ParsedAs::Model(written.to_string()),
+                SchemaClass::Adapted => ParsedAs::Adapted(written.to_string()),
+            }),
             _ => Err(unknown()),
         },
         _ if written
@@ -347,10 +392,10 @@ pub(crate) fn parsed_as(call: &crate::migration_facts::Call, text: &str) -> Resu
         }
         _ => match list_of_model(written) {
             Some(item) if python_type(item).is_some() => Ok(ParsedAs::Json),
-            Some(item) => {
-                pydantic_model(item, text)?;
-                Ok(ParsedAs::Models(item.to_string()))
-            }
+            Some(item) => Ok(match schema_class(item, text)? {
+                SchemaClass::Model => ParsedAs::Models(item.to_string()),
+                SchemaClass::Adapted => ParsedAs::Adapted(format!("list[{item}]")),
+            }),
             None => Err(unknown()),
         },
     }
