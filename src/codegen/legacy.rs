@@ -213,13 +213,17 @@ pub fn rewrite_unit(found: &Found, dialect: Dialect, settings: &Tables) -> Resul
                 Some(steps_list(&steps, &indent, dialect))
             }
         };
-        if let Some(converted) = &converted {
-            edits.extend(super::writer::imports::import_edits(
-                converted,
-                found.doc,
-                request.call.start,
-            )?);
-        }
+        // The modules the written input and arguments call (`base64`, `pydantic`), imported once.
+        let written_code = format!(
+            "{}\n{}",
+            converted.as_deref().unwrap_or_default(),
+            placed.arguments.join("\n")
+        );
+        edits.extend(super::writer::imports::import_edits(
+            &written_code,
+            found.doc,
+            request.call.start,
+        )?);
         let contents = converted.as_deref().unwrap_or(written);
         let mut arguments = vec![
             dialect.argument("model", &request.model),

@@ -121,8 +121,11 @@ impl LegacyPackage for PythonLegacy {
         consumed: &mut HashSet<usize>,
     ) -> Outcome<()> {
         consumed.insert(entry.value.range.start);
+        // A class (or a list of one) goes to the structured output's conversion, which names a
+        // class it does not know; any other value is not followed.
         if let Some(schema) = map.entries.iter().find(|e| e.key == "response_schema")
             && !matches!(schema.value.kind, ValueKind::Map(_))
+            && !is_schema_type(a.text.get(schema.value.range.clone()).unwrap_or_default())
         {
             return Err(format!(
                 "`response_schema` is `{}`, which may be a TypedDict or a type the legacy client converted itself",
@@ -729,4 +732,19 @@ impl Analyzer<'_> {
             inlined,
         ))
     }
+}
+
+/// A type written as a response schema: a class name (`Recipe`) or a list of one (`list[Recipe]`).
+fn is_schema_type(written: &str) -> bool {
+    let class = |name: &str| {
+        name.starts_with(|c: char| c.is_ascii_uppercase())
+            && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+    };
+    let written = written.trim();
+    class(written)
+        || ["list[", "List[", "typing.List["]
+            .iter()
+            .find_map(|p| written.strip_prefix(p))
+            .and_then(|inner| inner.strip_suffix(']'))
+            .is_some_and(class)
 }
