@@ -77,6 +77,10 @@ pub struct Spelling {
     /// A result's getter of its parsed structured output (`parsed`), where the client has one.
     #[serde(default)]
     pub parsed: Option<String>,
+    /// A result's getter of its first candidate's inline data, in base64 (`data`), where the
+    /// client has one.
+    #[serde(default)]
+    pub inline_data: Option<String>,
     /// The module of the client's request types (`google.genai.types`, `@google/genai`).
     pub types_module: String,
     /// The enum of a predecessor config's thinking level there (`ThinkingLevel`).

@@ -61,6 +61,8 @@ pub(crate) struct Words {
     /// structured output (`parsed`), where the client has them (Python's).
     pub parts: Option<&'static str>,
     pub parsed: Option<&'static str>,
+    /// The result's getter of its first candidate's inline data (`data`, JavaScript's).
+    pub inline_data: Option<&'static str>,
     /// The receiver of a method: `self` / `this`.
     pub this: &'static str,
 }
@@ -83,6 +85,7 @@ static WORDS: std::sync::LazyLock<[Words; 2]> = std::sync::LazyLock::new(|| {
         errors: &s.errors,
         parts: s.parts.as_deref(),
         parsed: s.parsed.as_deref(),
+        inline_data: s.inline_data.as_deref(),
         this,
     };
     [words(&spelled.python, "self"), words(&spelled.javascript, "this")]

@@ -128,6 +128,15 @@ impl Analyzer<'_> {
             let all = origin == Origin::Interaction && self.all_interactions(object, scope);
             return Some(read(kind, self.range(node), receiver, origin, all));
         }
+        // `R.data`: the first candidate's inline data, in base64.
+        if w.inline_data == Some(name) {
+            let origin = response_origin(&classify(object))?;
+            if origin != Origin::Response {
+                return None;
+            }
+            let kind = ReadKind::InlineData { data: true };
+            return Some(read(kind, self.range(node), receiver, origin, false));
+        }
         if name == w.executable_code || name == w.code_execution_result {
             let origin = response_origin(&classify(object))?;
             if origin != Origin::Response {
