@@ -404,6 +404,8 @@ pub(crate) fn string_value(value: &Value, text: &str) -> Option<String> {
         },
         // A typed content built by a helper (`types.Part.from_text(...)`, `Content(...)`).
         ValueKind::Other if builds_typed_content(raw) => None,
+        // An expression that writes a content in the old shape (`s ? { parts: [...] } : undefined`).
+        ValueKind::Other if writes_parts(raw) => None,
         ValueKind::Other => Some(raw.to_string()),
     }
 }
@@ -1691,13 +1693,28 @@ fn mime_kind(mime: &str) -> Option<&'static str> {
     crate::request_fields::content_kind_of_mime(mime)
 }
 
-/// Whether `written` builds a list: a list literal or comprehension (`[...]`), or a sum with
-/// one (`history + [turn]`, `[turn] + history`).
+/// Whether `written` writes an object with `parts` (a content in the old shape) anywhere in it.
+fn writes_parts(written: &str) -> bool {
+    static PARTS: std::sync::LazyLock<Option<regex::Regex>> =
+        std::sync::LazyLock::new(|| regex::Regex::new(r#"[{,]\s*["']?parts["']?\s*:"#).ok());
+    PARTS.as_ref().is_some_and(|re| re.is_match(written))
+}
+
+/// Whether `written` builds a list: a list literal or comprehension (`[...]`), a sum with one
+/// (`history + [turn]`, `[turn] + history`), or an array method that returns an array
+/// (`contents.map(...)`, `.filter(...)`, `.concat(...)`, `Array.from(...)`, `list(...)`).
 fn is_list_expression(written: &str) -> bool {
+    static ARRAY_CALL: std::sync::LazyLock<Option<regex::Regex>> = std::sync::LazyLock::new(|| {
+        regex::Regex::new(
+            r"^(?:await\s+)?(?:[\w$.\]\[]+\.(?:map|flatMap|filter|concat|slice|toReversed|toSorted)\(|Array\.from\(|list\()",
+        )
+        .ok()
+    });
     let written = written.trim();
     written.starts_with('[')
         || written.contains('+')
             && (written.ends_with(']') || written.contains("] +") || written.contains("]+"))
+        || ARRAY_CALL.as_ref().is_some_and(|re| re.is_match(written))
 }
 
 #[cfg(test)]
