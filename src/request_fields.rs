@@ -18,6 +18,9 @@ pub enum Place {
     /// A setting of each content of the input whose kind takes it (`media_resolution` →
     /// each image's and video's `resolution`).
     Content,
+    /// An option of the call rather than a field of the request (JavaScript's `abortSignal`,
+    /// the second argument's `signal`: `interactions.create(params, { signal })`).
+    RequestOption,
     /// No counterpart, and none needed: a setting of how the old endpoint sampled (`top_k`, the
     /// penalties) that the unsafe rewrite drops, naming it and its value.
     Drop,

@@ -109,11 +109,21 @@ fn chat_edits_in(
         return Err("the chat's client is not named".into());
     }
     let config = match create.arg("config") {
-        Some(config) => config_arguments(create, config, doc, settings, false)?,
+        Some(config) => {
+            let config = config_arguments(create, config, doc, settings, false)?;
+            if let Some((name, _)) = config.options.first() {
+                return Err(format!(
+                    "the chat's config sets the call's `{name}` option, which interlint writes for a request of \
+                     its own alone"
+                ));
+            }
+            config
+        }
         None => ConfigArguments {
             arguments: Vec::new(),
             removals: Vec::new(),
             content: Vec::new(),
+            options: Vec::new(),
         },
     };
     if unit.turns.is_empty() {
@@ -165,6 +175,12 @@ fn chat_edits_in(
         let own_config = match call.arg("config") {
             Some(entry) => Some(
                 config_arguments(call, entry, doc, settings, false)
+                    .and_then(|config| match config.options.first() {
+                        Some((name, _)) => Err(format!(
+                            "it sets the call's `{name}` option, which interlint writes for a request of its own alone"
+                        )),
+                        None => Ok(config),
+                    })
                     .map_err(|why| format!("{at}: the turn's own config: {why}"))?,
             ),
             None => None,

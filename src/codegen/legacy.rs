@@ -197,7 +197,8 @@ pub fn rewrite_unit(found: &Found, dialect: Dialect, settings: &Tables) -> Resul
             text,
             settings,
             dialect,
-        )?;
+        )?
+        .without_options()?;
         let written = text.get(request.contents.range.clone()).unwrap_or_default();
         let converted = match request.history.as_slice() {
             [] => input_value(&request.contents, text, dialect, &placed.content)?,

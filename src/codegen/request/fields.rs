@@ -119,7 +119,9 @@ impl<'a> Fields<'a> {
         match field.place {
             Place::Drop => {}
             Place::None => self.no_place(field, shown),
-            Place::GenerationConfig | Place::TopLevel => self.direct(field, entry, &shown),
+            Place::GenerationConfig | Place::TopLevel | Place::RequestOption => {
+                self.direct(field, entry, &shown)
+            }
             Place::Nested => self.nested(entry, &key, &shown)?,
             Place::Thinking => self.thinking(entry, &shown),
             Place::Content => self.content(field, entry, shown),

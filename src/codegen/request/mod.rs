@@ -358,6 +358,11 @@ fn rewrite_one(
     }
     if let Some((config, placed)) = config {
         let placed = placed?;
+        // The call's options, a second argument after the request object:
+        // `interactions.create({ ... }, { signal })`.
+        if !placed.options.is_empty() {
+            edits.push(options_argument(call, &placed.options, doc)?);
+        }
         // The config's text is replaced: a comment in it would go.
         let replaced = if placed.arguments.is_empty() {
             config.removal.clone()
@@ -390,6 +395,42 @@ fn rewrite_one(
     }
     edits.sort_by_key(|e| (e.range.start, e.range.end));
     Ok(merge_insertions(edits))
+}
+
+/// The call's `options` as its second argument, after the request object (JavaScript's alone:
+/// `interactions.create({ ... }, { signal: s })`); why not when the call has another argument or
+/// the object's end is not found.
+fn options_argument(call: &Call, options: &[(String, String)], doc: &Document) -> Result<Edit, String> {
+    let text = &doc.text;
+    let shown = || {
+        options
+            .iter()
+            .map(|(name, _)| format!("`{name}`"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    // After the last property: separators and blanks, then the object's `}`, then the call's `)`.
+    let after = text.get(call.insert_at..call.range.end).unwrap_or_default();
+    let close = after
+        .char_indices()
+        .find(|(_, c)| !c.is_whitespace() && *c != ',')
+        .filter(|(_, c)| *c == '}')
+        .map(|(i, _)| call.insert_at + i + 1)
+        .ok_or_else(|| {
+            format!(
+                "the request object's end is not found, after which the call's {} would go",
+                shown()
+            )
+        })?;
+    let rest = text.get(close..call.range.end).unwrap_or_default().trim_start();
+    if !rest.starts_with(')') {
+        return Err(format!(
+            "the call has an argument after the request object, where its {} would go",
+            shown()
+        ));
+    }
+    let dialect = Dialect::of(doc);
+    Ok(Edit::replace(close..close, format!(", {}", dialect.map(options))))
 }
 
 /// The comments in `range` (a config's text), each on a line of its own at the indentation of
@@ -444,6 +485,8 @@ pub(crate) struct ConfigArguments {
     pub(crate) removals: Vec<std::ops::Range<usize>>,
     /// The settings each content of the input of a kind that takes them carries (`resolution`).
     pub(crate) content: Vec<(String, String)>,
+    /// Options of the call (JavaScript's `signal`), for the second argument.
+    pub(crate) options: Vec<(String, String)>,
 }
 
 /// The config `config` of `call` placed as interactions arguments by the request-field table:
@@ -488,6 +531,7 @@ pub(crate) fn config_arguments(
         arguments: placed.arguments,
         removals,
         content: placed.content,
+        options: placed.options,
     })
 }
 

@@ -17,6 +17,23 @@ pub(crate) struct Placed {
     /// The settings each content of the input of a kind that takes them carries (`resolution`,
     /// written), for the caller that writes the input.
     pub(crate) content: Vec<(String, String)>,
+    /// Options of the call ([`Place::RequestOption`]: `("signal", value)`), for the caller that
+    /// writes the call (JavaScript's alone).
+    pub(crate) options: Vec<(String, String)>,
+}
+
+impl Placed {
+    /// Why a caller that writes no options of the call cannot take these arguments: an option
+    /// it would drop.
+    pub(crate) fn without_options(self) -> Result<Placed, String> {
+        match self.options.first() {
+            Some((name, _)) => Err(format!(
+                "the config sets the call's `{name}` option, which interlint writes for a request of its own \
+                 alone (`interactions.create(params, {{ {name} }})`)"
+            )),
+            None => Ok(self),
+        }
+    }
 }
 
 /// The fields of an interactions request as they are placed, and what could not be.
@@ -28,6 +45,8 @@ pub(crate) struct Placer {
     generation_at: Option<usize>,
     /// Settings of the input's contents ([`Place::Content`]).
     content: Vec<(String, String)>,
+    /// Options of the call ([`Place::RequestOption`]).
+    options: Vec<(String, String)>,
     unplaced: Vec<String>,
     /// Entries the request-field table does not know (`abortSignal`, `http_options`).
     unknown: Vec<String>,
@@ -46,6 +65,7 @@ impl Placer {
             arguments: Vec::new(),
             generation_at: None,
             content: Vec::new(),
+            options: Vec::new(),
             unplaced: Vec::new(),
             unknown: Vec::new(),
             notes: Vec::new(),
@@ -57,9 +77,17 @@ impl Placer {
     /// One field of the interactions request; a field set twice (`thinking_level` and a budget)
     /// is not guessed between.
     pub(crate) fn put(&mut self, place: Place, name: &str, value: String, shown: &str) {
+        // Only JavaScript's client takes options of a call in a second argument.
+        if place == Place::RequestOption && self.dialect != Dialect::JavaScript {
+            self.problems.push(format!(
+                "`{shown}` is an option of the JavaScript client's call, which this request has no place for"
+            ));
+            return;
+        }
         let taken = match place {
             Place::GenerationConfig => &self.generation,
             Place::Content => &self.content,
+            Place::RequestOption => &self.options,
             _ => &self.arguments,
         };
         if taken.iter().any(|(n, _)| n == name) {
@@ -73,6 +101,7 @@ impl Placer {
                 self.generation.push((name.to_string(), value));
             }
             Place::Content => self.content.push((name.to_string(), value)),
+            Place::RequestOption => self.options.push((name.to_string(), value)),
             _ => self.arguments.push((name.to_string(), value)),
         }
     }
@@ -146,6 +175,7 @@ impl Placer {
             arguments,
             inlined: self.inlined,
             content: self.content,
+            options: self.options,
         })
     }
 }
