@@ -1222,3 +1222,21 @@ pub fn legacy_model_text(
         Ok((written.to_string(), Some(bare)))
     }
 }
+
+/// A class name as written (`Recipe`): a schema class, most likely, in a `response_schema`.
+pub fn is_class_name(written: &str) -> bool {
+    written.starts_with(|c: char| c.is_ascii_uppercase())
+        && written.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
+/// The item type of a Python list type as written (`list[Recipe]`, `List[Recipe]`,
+/// `typing.List[Recipe]` → `Recipe`).
+pub fn list_item_type(written: &str) -> Option<&str> {
+    Some(
+        ["list[", "List[", "typing.List["]
+            .iter()
+            .find_map(|p| written.trim().strip_prefix(p))?
+            .strip_suffix(']')?
+            .trim(),
+    )
+}

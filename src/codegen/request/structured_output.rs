@@ -9,7 +9,7 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
-use crate::migration_facts::{Entry, MapValue, Value, ValueKind};
+use crate::migration_facts::{Entry, MapValue, Value, ValueKind, is_class_name};
 use crate::request_fields::snake_case;
 
 use crate::codegen::writer::Dialect;
@@ -288,19 +288,9 @@ fn class_schema(name: &str, text: &str) -> Result<String, String> {
     })
 }
 
-/// A class name as written (`Recipe`): a pydantic model, most likely, in a `response_schema`.
-fn is_class_name(written: &str) -> bool {
-    written.starts_with(|c: char| c.is_ascii_uppercase())
-        && written.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
-}
-
 /// `list[Recipe]` / `List[Recipe]` / `typing.List[Recipe]` / `list[str]`: the item type.
 fn list_of_model(written: &str) -> Option<&str> {
-    let inner = ["list[", "List[", "typing.List["]
-        .iter()
-        .find_map(|p| written.strip_prefix(p))?
-        .strip_suffix(']')?
-        .trim();
+    let inner = crate::migration_facts::list_item_type(written)?;
     (is_class_name(inner) || python_type(inner).is_some()).then_some(inner)
 }
 

@@ -736,15 +736,6 @@ impl Analyzer<'_> {
 
 /// A type written as a response schema: a class name (`Recipe`) or a list of one (`list[Recipe]`).
 fn is_schema_type(written: &str) -> bool {
-    let class = |name: &str| {
-        name.starts_with(|c: char| c.is_ascii_uppercase())
-            && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
-    };
-    let written = written.trim();
-    class(written)
-        || ["list[", "List[", "typing.List["]
-            .iter()
-            .find_map(|p| written.strip_prefix(p))
-            .and_then(|inner| inner.strip_suffix(']'))
-            .is_some_and(class)
+    use crate::migration_facts::{is_class_name, list_item_type};
+    is_class_name(written.trim()) || list_item_type(written).is_some_and(is_class_name)
 }
