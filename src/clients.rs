@@ -116,6 +116,9 @@ pub struct LegacySpelling {
     pub generation_config: String,
     /// The settings that must be lists (the legacy clients took shorthands too).
     pub lists: Vec<String>,
+    /// The strings the legacy client took as `tools` for a built-in tool (`"code_execution"`).
+    #[serde(default)]
+    pub tool_shorthands: Vec<String>,
     /// The model class, called by its name or through the module (`GenerativeModel`).
     #[serde(default)]
     pub model_class: String,

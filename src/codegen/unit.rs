@@ -616,12 +616,15 @@ fn parts_edits(
     }
     // Code execution parts read: the loop goes over the code execution steps too, each as it
     // is, between the output's contents.
-    let code_parts = parts.reads.iter().any(|r| {
-        matches!(
-            snake_case(&r.member).as_str(),
-            "executable_code" | "code_execution_result"
-        )
-    });
+    // A part used whole (shown, nothing read of it) may be any part, code execution's too: the
+    // loop goes over every content and code execution step, as the old loop over every part.
+    let code_parts = parts.reads.is_empty()
+        || parts.reads.iter().any(|r| {
+            matches!(
+                snake_case(&r.member).as_str(),
+                "executable_code" | "code_execution_result"
+            )
+        });
     if code_parts && thoughtful {
         return Err(format!(
             "{}: the loop reads both thoughts and code execution parts, which an interaction holds as \
@@ -637,6 +640,7 @@ fn parts_edits(
     // A loop reading nothing but text (and thoughts) goes over the text contents alone, whose
     // `text` it reads as it read the parts' (Python).
     let text_only = py
+        && !parts.reads.is_empty()
         && parts
             .reads
             .iter()

@@ -38,6 +38,13 @@ pub(crate) fn tools_value(
     let type_only = &fields.type_only_tools;
     let items: &[Value] = match &value.kind {
         ValueKind::List(items) => items,
+        // The legacy client's shorthand of one built-in tool (`tools="code_execution"`).
+        ValueKind::Str(tool) if type_only.contains(tool) => {
+            return Ok(format!(
+                "[{}]",
+                dialect.map(&[("type".to_string(), dialect.string(tool))])
+            ));
+        }
         _ => {
             return Err(format!(
                 "`tools` is `{}`, not a list written in the request; its tools need the interactions shape \

@@ -53,6 +53,8 @@ pub(crate) struct LegacyWords {
     pub generation_config: &'static str,
     /// Settings that must be lists (the legacy clients took shorthands too).
     pub lists: &'static [String],
+    /// The strings taken as `tools` for a built-in tool (`"code_execution"`).
+    pub tool_shorthands: &'static [String],
     /// The model class, called by its name or through the module (Python's `GenerativeModel`;
     /// JavaScript's models come from a client's method).
     pub model_class: &'static str,
@@ -87,6 +89,7 @@ static LEGACY_WORDS: std::sync::LazyLock<[LegacyWords; 2]> = std::sync::LazyLock
         settings: &s.settings,
         generation_config: &s.generation_config,
         lists: &s.lists,
+        tool_shorthands: &s.tool_shorthands,
         model_class: &s.model_class,
         from_cache: &s.from_cache,
     };
@@ -622,6 +625,8 @@ impl Analyzer<'_> {
         if w.lists.contains(&entry.key) {
             let list = match &entry.value.kind {
                 ValueKind::List(_) => true,
+                // A built-in tool's shorthand, written as that tool.
+                ValueKind::Str(s) => w.tool_shorthands.contains(s) && entry.key == "tools",
                 ValueKind::Name(name) => name
                     .value
                     .as_ref()
