@@ -280,8 +280,48 @@ fn plain(value: &Value, text: &str, dialect: Dialect) -> Result<String, String> 
                 name.name
             ))
         }
+        // An object another library builds (`rag.RagResource(...)`), written or bound once.
+        ValueKind::Name(name)
+            if name
+                .value
+                .as_ref()
+                .and_then(|v| text.get(v.range.clone()))
+                .is_some_and(constructs_object) =>
+        {
+            Err(format!(
+                "`{}` is bound to `{}`, an object of a library's own type, not a plain value",
+                name.name,
+                crate::diagnostic::one_line(
+                    name.value
+                        .as_ref()
+                        .and_then(|v| text.get(v.range.clone()))
+                        .unwrap_or_default()
+                )
+            ))
+        }
+        _ if constructs_object(written) => Err(format!(
+            "`{}` is an object of a library's own type, not a plain value",
+            crate::diagnostic::one_line(written)
+        )),
         _ => Ok(written.to_string()),
     }
+}
+
+/// Whether `written` calls a class (`rag.RagResource(...)`, `new Resource(...)`): a call whose
+/// callee's last name starts with a capital letter.
+fn constructs_object(written: &str) -> bool {
+    let written = written.trim().strip_prefix("new ").unwrap_or(written.trim());
+    let Some((callee, _)) = written.split_once('(') else {
+        return false;
+    };
+    written.ends_with(')')
+        && callee
+            .chars()
+            .all(|c| c == '_' || c == '.' || c == '$' || c.is_ascii_alphanumeric())
+        && callee
+            .rsplit('.')
+            .next()
+            .is_some_and(|last| last.starts_with(|c: char| c.is_ascii_uppercase()))
 }
 
 /// A schema's OpenAPI-style type names as JSON Schema's (`"OBJECT"` → `"object"`).
