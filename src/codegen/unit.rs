@@ -11,7 +11,7 @@ use super::request::structured_output::parsed_as;
 use super::writer::Dialect;
 use super::writer::edits::whole_lines;
 use super::writer::imports::import_edits;
-use super::writer::lines::has_word_where;
+use super::writer::lines::{has_word_where, is_dotted_name};
 use crate::diagnostic::Edit;
 use crate::lang::Document;
 use crate::migration_facts::{
@@ -282,9 +282,11 @@ fn read_edit(
             "{at}: `{written}` reads function calls, which an interaction holds as `function_call` steps"
         )),
         ReadKind::Grounding { shown } => {
-            let entry = grounding_entry(read, receiver, text, &settings.fields.grounding_read);
+            // The interaction as a name (`response`, or `response?` read optionally).
+            let interaction = receiver.strip_suffix('?').unwrap_or(receiver);
+            let entry = grounding_entry(read, interaction, text, &settings.fields.grounding_read);
             let code = match entry {
-                Some(entry) if shown || !entry.shown => grounding_code(entry, receiver, dialect),
+                Some(entry) if shown || !entry.shown => grounding_code(entry, interaction, dialect),
                 // Only a shown value has a counterpart.
                 Some(entry) => {
                     let holds = match (&entry.annotations, entry.steps.as_slice()) {
@@ -314,19 +316,14 @@ fn read_edit(
 /// A read of the first candidate's grounding metadata (`R.candidates[0].grounding_metadata...`,
 /// as the whole chain `read` covers) as the read of the interaction's steps the
 /// `[[grounding-read]]` table gives for what it reads; `None` when the table has none (or only
-/// one for a value shown, and it is not), or when the receiver is not a name.
+/// one for a value shown, and it is not), or when the interaction is not a name.
 fn grounding_entry<'t>(
     read: &Read,
-    receiver: &str,
+    interaction: &str,
     text: &str,
     table: &'t [crate::request_fields::GroundingRead],
 ) -> Option<&'t crate::request_fields::GroundingRead> {
-    let receiver = receiver.strip_suffix('?').unwrap_or(receiver);
-    if receiver.is_empty()
-        || !receiver
-            .chars()
-            .all(|c| c == '_' || c == '$' || c == '.' || c.is_ascii_alphanumeric())
-    {
+    if !is_dotted_name(interaction) {
         return None;
     }
     let chain: String = text
@@ -347,9 +344,8 @@ fn grounding_entry<'t>(
 }
 
 /// The read of an interaction's steps (or of its answer's annotations) `entry` gives, of the
-/// interaction `receiver` (a name, or one followed by `?`).
+/// interaction named `receiver`.
 fn grounding_code(entry: &crate::request_fields::GroundingRead, receiver: &str, dialect: Dialect) -> String {
-    let receiver = receiver.strip_suffix('?').unwrap_or(receiver);
     let python = dialect == Dialect::Python;
     let steps = format!("{receiver}.steps");
     if let Some(annotation) = &entry.annotations {

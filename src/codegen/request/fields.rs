@@ -10,6 +10,7 @@
 //! string is taken) and the tools.
 
 use crate::codegen::writer::Dialect;
+use crate::codegen::writer::lines::is_dotted_name;
 use crate::codegen::writer::placer::{Placed, Placer};
 use crate::migration_facts::{Entry, MapValue, Value, ValueKind};
 use crate::request_fields::{Place, RequestField, snake_case};
@@ -258,19 +259,6 @@ impl<'a> Fields<'a> {
             )),
         }
     }
-}
-
-/// Whether `text` is a name or a chain of attributes (`budget`, `self.thinking_budget`): an
-/// expression read more than once without a second effect.
-fn is_dotted_name(text: &str) -> bool {
-    !text.is_empty()
-        && text.split('.').all(|part| {
-            let mut chars = part.chars();
-            chars
-                .next()
-                .is_some_and(|c| c.is_ascii_alphabetic() || c == '_' || c == '$')
-                && chars.all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '$')
-        })
 }
 
 /// The thinking level of the budget `budget` (as written) by the table's mapping, as a

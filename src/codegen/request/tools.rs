@@ -5,6 +5,7 @@
 //! It imports the writer kit and structured output (a schema's type names).
 
 use crate::codegen::writer::Dialect;
+use crate::codegen::writer::lines::is_dotted_name;
 use crate::migration_facts::{Value, ValueKind};
 use crate::request_fields::{RequestFields, RetrievalSource, snake_case};
 
@@ -315,9 +316,7 @@ fn constructs_object(written: &str) -> bool {
         return false;
     };
     written.ends_with(')')
-        && callee
-            .chars()
-            .all(|c| c == '_' || c == '.' || c == '$' || c.is_ascii_alphanumeric())
+        && is_dotted_name(callee)
         && callee
             .rsplit('.')
             .next()

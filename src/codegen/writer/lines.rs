@@ -33,3 +33,16 @@ pub(crate) fn has_word_where(text: &str, word: &str, comments: &[Range<usize>], 
             && !comments.iter().any(|c| c.start <= i && i < c.end)
     })
 }
+
+/// Whether `text` is a name or a chain of attributes (`budget`, `self.thinking_budget`): an
+/// expression read more than once without a second effect.
+pub(crate) fn is_dotted_name(text: &str) -> bool {
+    !text.is_empty()
+        && text.split('.').all(|part| {
+            let mut chars = part.chars();
+            chars
+                .next()
+                .is_some_and(|c| c.is_ascii_alphabetic() || c == '_' || c == '$')
+                && chars.all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '$')
+        })
+}
