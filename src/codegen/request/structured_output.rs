@@ -48,8 +48,17 @@ pub(crate) fn response_format(
             ValueKind::Name(name) => name.value.as_ref().map(|v| &v.kind),
             kind => Some(kind),
         };
-        if !matches!(written, Some(ValueKind::Str(m)) if m == "application/json") {
-            return Err("only a JSON answer (`application/json`) has a schema to carry over".into());
+        match written {
+            Some(ValueKind::Str(m)) if m == "application/json" => {}
+            // Another answer the old endpoint shaped (an enum in plain text, `text/x.enum`): an
+            // interactions schema shapes a JSON answer only.
+            Some(ValueKind::Str(m)) => {
+                return Err(format!(
+                    "an answer of mime type `{m}` has no counterpart: an interactions `response_format` \
+                     shapes a JSON answer only (`application/json`), whose text would differ"
+                ));
+            }
+            _ => return Err("only a JSON answer (`application/json`) has a schema to carry over".into()),
         }
         let mut format = vec![
             ("type".to_string(), dialect.string("text")),

@@ -99,8 +99,9 @@ impl Analyzer<'_> {
                         self.range(around),
                         if history {
                             format!(
-                                "`{what}` reads the history the chat keeps; the service keeps an interaction's \
-                                 history, which interlint does not read back"
+                                "`{what}` reads the history the chat keeps, which has no counterpart on an \
+                                 interaction: the service keeps the history, and an interaction read by its id \
+                                 holds its own steps alone"
                             )
                         } else {
                             format!("`{what}` uses the chat otherwise than to send a turn")

@@ -469,7 +469,9 @@ impl Analyzer<'_> {
             (Some("getGenerativeModel"), Some(call)) => call,
             (Some("getGenerativeModelFromCachedContent"), call) => {
                 return Err((
-                    format!("the model of line {line} is made from a cached content"),
+                    format!(
+                        "the model of line {line} is made from a cached content; the interactions endpoint does not support explicit caching"
+                    ),
                     call.map(|c| self.requests_of(c)).unwrap_or_default(),
                 ));
             }

@@ -493,7 +493,9 @@ impl Analyzer<'_> {
                     (model, None)
                 }
                 _ if member == w.from_cache => {
-                    let why = format!("the model of line {line} is made from a cached content");
+                    let why = format!(
+                        "the model of line {line} is made from a cached content; the interactions endpoint does not support explicit caching"
+                    );
                     (model, Some(why))
                 }
                 _ => {
@@ -555,8 +557,8 @@ impl Analyzer<'_> {
         };
         if cached {
             let why = format!(
-                "the model `{name}` (line {line}) is made from a cached content, whose model \
-                 the request would have to name"
+                "the model `{name}` (line {line}) is made from a cached content; the interactions \
+                 endpoint does not support explicit caching"
             );
             return (model, Some(why));
         }
