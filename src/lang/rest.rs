@@ -89,6 +89,7 @@ pub fn json_body(
         }
     }
     quote_value_holes(&mut masked);
+    blank_trailing_commas(&mut masked);
     let parsed = json::scan::parse(&masked);
     match parsed.root_object() {
         Some(root) if !root.has_error => {
@@ -137,9 +138,43 @@ fn quote_value_holes(masked: &mut String) {
     }
 }
 
+/// A comma after a container's last item (`[{...},\n]`, `{"a": 1,}`), which the service's
+/// request parser accepts (the client library's own REST samples send such bodies), reads as
+/// whitespace: the body is read as the service reads it. The text keeps it.
+fn blank_trailing_commas(masked: &mut String) {
+    let bytes = masked.as_bytes();
+    let mut commas = Vec::new();
+    let mut in_string = false;
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'\\' if in_string => i += 1,
+            b'"' => in_string = !in_string,
+            b',' if !in_string => {
+                let after = bytes[i + 1..].iter().find(|b| !b.is_ascii_whitespace());
+                if matches!(after, Some(b']' | b'}')) {
+                    commas.push(i);
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    for at in commas {
+        masked.replace_range(at..at + 1, " ");
+    }
+}
+
 #[cfg(test)]
 mod tests {
-    use super::quote_value_holes;
+    use super::{blank_trailing_commas, quote_value_holes};
+
+    #[test]
+    fn a_trailing_comma_reads_as_whitespace() {
+        let mut body = "{\"a\": [1, 2,\n], \"b\": \",]\",}".to_string();
+        blank_trailing_commas(&mut body);
+        assert_eq!(body, "{\"a\": [1, 2 \n], \"b\": \",]\" }");
+    }
 
     #[test]
     fn a_splice_where_a_value_goes_reads_as_a_string() {
