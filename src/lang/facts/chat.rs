@@ -119,8 +119,14 @@ impl Analyzer<'_> {
                 let Some(result) = &turn.result else {
                     continue;
                 };
+                let bindings = self.scopes.names.all_bindings(result, binding.scope);
+                // A name no declaration makes (a notebook-style script's `response = await
+                // ...`, a global) has no declared type: each value read is its own.
+                if !bindings.iter().any(|b| self.declares(b.kind)) {
+                    continue;
+                }
                 let mut others = false;
-                for b in self.scopes.names.all_bindings(result, binding.scope) {
+                for b in bindings {
                     let value = match b.kind {
                         BindingKind::Assign { value, .. } => value,
                         // `let reply;` with no type: its type follows what is assigned.
@@ -183,6 +189,18 @@ impl Analyzer<'_> {
         }
         unit.turns = turns.into_iter().map(|(_, turn)| turn).collect();
         unit
+    }
+
+    /// Whether a binding comes from a declaration (`let`, `const`, `var`, a parameter, an
+    /// import), not from an assignment to a name no declaration makes.
+    fn declares(&self, kind: BindingKind) -> bool {
+        match kind {
+            BindingKind::Assign { value, .. } => self
+                .parent(value)
+                .and_then(|declarator| self.parent(declarator))
+                .is_some_and(|statement| matches!(self.kind(statement), Kind::Declaration { .. })),
+            _ => true,
+        }
     }
 
     /// The name declared at `start` has a type written after it (`let reply: Response;`).
