@@ -1055,6 +1055,9 @@ pub struct LegacyChat {
     /// Each turn's statement and the name its result is bound to, for the id's update after it
     /// (when not straight).
     pub updates: Vec<(Range<usize>, String)>,
+    /// Declarations written before a turn's statement (where it starts): the name a streamed
+    /// turn's events give its id to (`let resultId;`), when straight.
+    pub declarations: Vec<(usize, String)>,
 }
 
 /// A loop over a legacy stream's chunks (see [`LegacyUnit::stream_loops`]).
@@ -1066,6 +1069,9 @@ pub struct LegacyStreamLoop {
     pub indent: String,
     /// What follows the chunk where its text is read (`.text()`).
     pub texts: Vec<Range<usize>>,
+    /// The name taking the interaction's id from its `interaction.created` event, for a chat's
+    /// next turn to name (a streamed turn's id comes in its events).
+    pub capture: Option<String>,
 }
 
 /// How a legacy import names the package, for the import of the current package in its place.

@@ -161,16 +161,29 @@ pub fn rewrite_unit(found: &Found, dialect: Dialect, settings: &Tables) -> Resul
         for range in &stream_loop.texts {
             edits.push(Edit::replace(range.clone(), ".delta.text"));
         }
+        let indent = &stream_loop.indent;
+        let capture = stream_loop.capture.as_ref().map_or(String::new(), |id| {
+            format!(
+                "\n{indent}if ({chunk}.event_type === \"interaction.created\") {id} = {chunk}.interaction.id;"
+            )
+        });
         edits.push(Edit::replace(
             stream_loop.body_start..stream_loop.body_start,
             format!(
-                "\n{indent}if ({chunk}.event_type !== \"step.delta\" || {chunk}.delta.type !== \"text\") continue;",
-                indent = stream_loop.indent
+                "{capture}\n{indent}if ({chunk}.event_type !== \"step.delta\" || {chunk}.delta.type !== \"text\") continue;"
             ),
         ));
     }
     // A chat's creation goes, or holds the previous interaction's id that its turns update.
     for chat in &unit.chats {
+        for (at, declaration) in &chat.declarations {
+            let start = super::writer::lines::line_start(text, *at);
+            let before = text.get(start..*at).unwrap_or_default();
+            if !before.trim().is_empty() {
+                return Err("a streamed turn of the chat shares its line with other code".into());
+            }
+            edits.push(Edit::replace(*at..*at, format!("{declaration}\n{before}")));
+        }
         if chat.straight {
             let removal = statement_removal(text, chat.statement.clone());
             if has_comment_in(&removal) {

@@ -26,6 +26,15 @@ pub(super) const LEGACY_CLASS: &str = "GoogleGenerativeAI";
 const KEPT_NAMES: &[&str] = &["HarmCategory", "HarmBlockThreshold"];
 
 /// A name bound by `const name = value` (one declarator), with its binding.
+/// A request's result in a name the unit's other requests bind too ([`Analyzer::rebound_result`]).
+struct Rebound {
+    name: String,
+    /// Every binding of the name (its start, its scope).
+    bindings: Vec<(usize, usize)>,
+    /// This request's binding is the name's first, whose reads are read for all.
+    first: bool,
+}
+
 pub(super) struct Constant {
     pub name: String,
     pub start: usize,
@@ -398,6 +407,115 @@ impl Analyzer<'_> {
         })
     }
 
+    /// A request's result bound to a name that other requests on the same receiver (the turns
+    /// of one chat, the requests of one model) bind again, all in one scope: `let result = await
+    /// chat.sendMessage(a)`, then `result = await chat.sendMessage(b)`. Each of the name's
+    /// bindings holds an interaction of the unit, so each read of it reads one; `None` when a
+    /// binding holds anything else, the name is declared with a type, or a read may see a binding
+    /// of another scope.
+    fn rebound_result(&self, request: NodeId) -> Option<Rebound> {
+        let callee_object = |call: NodeId| match self.kind(call) {
+            Kind::Call(c) if !c.new => match self.kind(c.callee) {
+                Kind::Member(m) => Some((m.object, m.name.name.to_string())),
+                _ => None,
+            },
+            _ => None,
+        };
+        let (receiver, method) = callee_object(request)?;
+        let receiver = self.src(receiver).trim().to_string();
+        let mut top = request;
+        while let Some(parent) = self.parent(top).filter(|&p| self.transparent(p)) {
+            top = parent;
+        }
+        let assign = self.parent(top)?;
+        let Kind::Assign(a) = self.kind(assign) else {
+            return None;
+        };
+        let target = *a.targets.first()?;
+        if a.value != Some(top) || a.targets.len() != 1 {
+            return None;
+        }
+        let name = self.tree.name(target)?.to_string();
+        let scope = self.call_scope(request);
+        let declaring = self.scopes.names.declaring_scope(&name, scope)?;
+        let list = self.scopes.names.all_bindings(&name, scope);
+        if list.len() < 2 {
+            return None;
+        }
+        let mut declarations = 0;
+        for b in list {
+            let BindingKind::Assign { value, .. } = b.kind else {
+                return None;
+            };
+            // The value: an awaited request of the same method on the same receiver.
+            let mut call = value;
+            while self.transparent(call) {
+                call = match self.kind(call) {
+                    Kind::Await(inner) | Kind::Paren(inner) | Kind::Cast(inner) => *inner,
+                    _ => break,
+                };
+            }
+            let (object, called) = callee_object(call)?;
+            if called != method || self.src(object).trim() != receiver || value == call {
+                return None;
+            }
+            let declarator = self.parent(value)?;
+            match self.parent(declarator).map(|s| (s, self.kind(s))) {
+                Some((statement, Kind::Declaration { kind, declarators })) => {
+                    let Kind::Assign(d) = self.kind(declarator) else {
+                        return None;
+                    };
+                    // `let result = ...` alone, with no type written (`let result: R = ...`).
+                    let typed = d.targets.first().is_some_and(|&t| {
+                        self.text
+                            .get(self.end(t)..self.start(value))
+                            .is_some_and(|between| between.contains(':'))
+                    });
+                    if *kind != DeclKind::Let
+                        || declarators.len() != 1
+                        || typed
+                        || exported(self.tree, self.text, statement)
+                    {
+                        return None;
+                    }
+                    declarations += 1;
+                }
+                // An assignment statement (`result = await ...;`: an assignment the lowering
+                // makes a statement of).
+                _ if matches!(self.kind(declarator), Kind::Assign(_)) => {}
+                _ => return None,
+            }
+        }
+        if declarations != 1 {
+            return None;
+        }
+        let bindings: Vec<(usize, usize)> = list.iter().map(|b| (b.start, declaring)).collect();
+        // Every read of the name in its scope sees one of them (none is in a function that may
+        // run later, where it could see any).
+        for &(load, load_scope) in self
+            .scopes
+            .loads
+            .get(name.as_str())
+            .map_or(&[][..], Vec::as_slice)
+        {
+            if self.scopes.names.declaring_scope(&name, load_scope) != Some(declaring) {
+                continue;
+            }
+            match self.scopes.names.resolve(&name, load_scope, self.start(load)) {
+                crate::lang::facts::scope::Resolution::Bound(b, _) if b.scope == declaring => {}
+                _ => return None,
+            }
+        }
+        let first = list
+            .first()
+            .is_some_and(|b| matches!(b.kind, BindingKind::Assign { value, .. } if value == top));
+        Some(Rebound {
+            name,
+            bindings,
+            first,
+        })
+    }
+
     /// `await`, parentheses, `as` and `!` around a value.
     fn transparent(&self, node: NodeId) -> bool {
         match self.kind(node) {
@@ -672,7 +790,8 @@ impl Analyzer<'_> {
         Ok((
             LegacyRequest {
                 client: Some(model.client.clone()),
-                stream: matches!(self.kind(function), Kind::Member(m) if &*m.name.name == w.create_stream),
+                stream: matches!(self.kind(function), Kind::Member(m)
+                    if &*m.name.name == w.create_stream || *m.name.name == *self.words.send_stream),
                 ..self.legacy_request(request, span, (model_text, model_id), contents, entries)
             },
             inlined,
@@ -686,7 +805,8 @@ impl Analyzer<'_> {
     fn result_reads(&self, request: NodeId, unit: &mut LegacyUnit) -> Outcome<()> {
         let line = self.line(request);
         if let Kind::Call(c) = self.kind(request)
-            && matches!(self.kind(c.callee), Kind::Member(m) if &*m.name.name == self.legacy_words().create_stream)
+            && matches!(self.kind(c.callee), Kind::Member(m)
+                if &*m.name.name == self.legacy_words().create_stream || *m.name.name == *self.words.send_stream)
         {
             return self.stream_reads(request, line, unit);
         }
@@ -712,6 +832,14 @@ impl Analyzer<'_> {
                     .ok_or_else(|| self.read_problem(member, line))
             }
             _ => {
+                if let Some(rebound) = self.rebound_result(request) {
+                    // The first binding's request reads for every turn: each read sees one of
+                    // the bindings, all of them interactions of the unit.
+                    return match rebound.first {
+                        true => self.result_name_reads(&rebound.name, &rebound.bindings, line, unit),
+                        false => Ok(()),
+                    };
+                }
                 let Some(constant) = self.constant(request) else {
                     return Err(if self.returns(parent, result) {
                         format!("the result of the request of line {line} is returned")
@@ -727,49 +855,61 @@ impl Analyzer<'_> {
                         format!("the result of the request of line {line} is passed on")
                     });
                 };
-                let name = &constant.name;
-                for (load, _) in self.loads_of(name, &[(constant.start, constant.scope)]) {
-                    let Some(member) = self.member_named(load, "response") else {
-                        if self.harmless_use(load) {
-                            continue;
-                        }
-                        return Err(format!(
-                            "the result `{name}` is passed on or read otherwise than as its text (line {})",
-                            self.line(load)
-                        ));
-                    };
-                    if self
-                        .answer_read(member, self.start(load)..self.end(load), unit)
-                        .is_some()
-                    {
-                        continue;
-                    }
-                    // `const response = [await] result.response;` then `response.text()`.
-                    let Some(response) = self.constant(member) else {
-                        return Err(self.read_problem(member, line));
-                    };
-                    unit.responses.push(self.end(load)..self.end(member));
-                    for (read, _) in self.loads_of(&response.name, &[(response.start, response.scope)]) {
-                        let text = self.member_call(read).0.and_then(|m| self.text_call(m));
-                        match text {
-                            Some(call) => unit.answers.push(crate::migration_facts::AnswerRead {
-                                start: self.start(read),
-                                suffix: self.end(read)..self.end(call),
-                            }),
-                            None if self.harmless_use(read) => {}
-                            None => {
-                                return Err(format!(
-                                    "the response `{}` is passed on or read otherwise than as its text (line {})",
-                                    response.name,
-                                    self.line(read)
-                                ));
-                            }
-                        }
-                    }
-                }
-                Ok(())
+                self.result_name_reads(&constant.name, &[(constant.start, constant.scope)], line, unit)
             }
         }
+    }
+
+    /// The reads of a request's result through the name `name` holding it (the reads seeing one
+    /// of `bindings`): each an answer read, or `const response = [await] result.response` whose
+    /// reads are.
+    fn result_name_reads(
+        &self,
+        name: &str,
+        bindings: &[(usize, usize)],
+        line: usize,
+        unit: &mut LegacyUnit,
+    ) -> Outcome<()> {
+        for (load, _) in self.loads_of(name, bindings) {
+            let Some(member) = self.member_named(load, "response") else {
+                if self.harmless_use(load) {
+                    continue;
+                }
+                return Err(format!(
+                    "the result `{name}` is passed on or read otherwise than as its text (line {})",
+                    self.line(load)
+                ));
+            };
+            if self
+                .answer_read(member, self.start(load)..self.end(load), unit)
+                .is_some()
+            {
+                continue;
+            }
+            // `const response = [await] result.response;` then `response.text()`.
+            let Some(response) = self.constant(member) else {
+                return Err(self.read_problem(member, line));
+            };
+            unit.responses.push(self.end(load)..self.end(member));
+            for (read, _) in self.loads_of(&response.name, &[(response.start, response.scope)]) {
+                let text = self.member_call(read).0.and_then(|m| self.text_call(m));
+                match text {
+                    Some(call) => unit.answers.push(crate::migration_facts::AnswerRead {
+                        start: self.start(read),
+                        suffix: self.end(read)..self.end(call),
+                    }),
+                    None if self.harmless_use(read) => {}
+                    None => {
+                        return Err(format!(
+                            "the response `{}` is passed on or read otherwise than as its text (line {})",
+                            response.name,
+                            self.line(read)
+                        ));
+                    }
+                }
+            }
+        }
+        Ok(())
     }
 
     /// The reads of a streamed request's result: `const result = await
@@ -780,11 +920,29 @@ impl Analyzer<'_> {
         let awaited = self
             .parent(request)
             .filter(|&p| matches!(self.kind(p), Kind::Await(_)));
+        if awaited.is_some()
+            && let Some(rebound) = self.rebound_result(request)
+        {
+            return match rebound.first {
+                true => self.stream_name_reads(&rebound.name, &rebound.bindings, unit),
+                false => Ok(()),
+            };
+        }
         let constant = awaited.and_then(|_| self.constant(request)).ok_or_else(|| {
             format!("the stream of the request of line {line} is not bound by `const` where it is made")
         })?;
-        let name = &constant.name;
-        for (load, _) in self.loads_of(name, &[(constant.start, constant.scope)]) {
+        self.stream_name_reads(&constant.name, &[(constant.start, constant.scope)], unit)
+    }
+
+    /// The reads of a stream through the name `name` holding it (the reads seeing one of
+    /// `bindings`): each a `for await` loop over its `.stream`, reading each chunk's text.
+    fn stream_name_reads(
+        &self,
+        name: &str,
+        bindings: &[(usize, usize)],
+        unit: &mut LegacyUnit,
+    ) -> Outcome<()> {
+        for (load, _) in self.loads_of(name, bindings) {
             let member = self.member_named(load, "stream").ok_or_else(|| {
                 let read = self.member_call(load).1.unwrap_or("itself");
                 format!(
@@ -824,6 +982,7 @@ impl Analyzer<'_> {
                 body_start,
                 indent,
                 texts: Vec::new(),
+                capture: None,
             };
             // The reads of the chunk in the loop; one where another binding holds it, or after
             // the loop, blocks the unit.

@@ -297,6 +297,10 @@ impl Analyzer<'_> {
         }
         let nodes = self.tree.descendants(self.tree.root());
         let mut updates = Vec::new();
+        let mut declarations = Vec::new();
+        let loops_before = unit.stream_loops.len();
+        // Streamed turns whose id the next turn names: the name taking it from their events.
+        let mut captures: Vec<(usize, String)> = Vec::new();
         for (i, turn) in chat_unit.turns.iter().enumerate() {
             let node = nodes
                 .iter()
@@ -305,11 +309,33 @@ impl Analyzer<'_> {
                 .ok_or("a turn of the chat is not a call interlint reads")?;
             let line = at(node);
             let last = i + 1 == chat_unit.turns.len();
-            // The next turn names this one's interaction: it must be kept, and not be a stream.
+            // The next turn names this one's interaction: it must be kept; a streamed turn's
+            // comes in its events, read in a loop (below).
+            let streamed_id = (!straight || !last) && turn.stream && turn.result.is_some();
             if (!straight || !last)
+                && !streamed_id
                 && let Some(why) = turn.id_unavailable()
             {
                 return Err(format!("{line}: {why}"));
+            }
+            if streamed_id && let Some(result) = &turn.result {
+                let id = match straight {
+                    true => format!("{result}{id_suffix}"),
+                    false => id_name.clone(),
+                };
+                if straight && !captures.iter().any(|(_, c)| *c == id) {
+                    if self.name_taken(&id, scope) {
+                        return Err(format!(
+                            "{line}: `{id}`, the name that would keep the streamed turn's interaction id, is taken"
+                        ));
+                    }
+                    let statement = turn
+                        .statement
+                        .as_ref()
+                        .ok_or_else(|| format!("{line}: the streamed turn is not a statement of its own"))?;
+                    declarations.push((statement.start, format!("let {id};")));
+                }
+                captures.push((i, id));
             }
             let mut legacy = request(node, unit)?;
             if i == 0 {
@@ -317,18 +343,56 @@ impl Analyzer<'_> {
             }
             legacy.previous = if straight {
                 i.checked_sub(1)
-                    .and_then(|p| chat_unit.turns[p].result.as_ref())
-                    .map(|previous| format!("{previous}.id"))
+                    .and_then(|p| match captures.iter().find(|(c, _)| *c == p) {
+                        Some((_, id)) => Some(id.clone()),
+                        None => chat_unit.turns[p]
+                            .result
+                            .as_ref()
+                            .map(|previous| format!("{previous}.id")),
+                    })
             } else {
                 Some(id_name.clone())
             };
-            if !straight {
+            if !straight && !turn.stream {
                 let (Some(statement), Some(result)) = (&turn.statement, &turn.result) else {
                     return Err(format!("{line}: the turn is not a statement of its own"));
                 };
                 updates.push((statement.clone(), result.clone()));
             }
             unit.requests.push(legacy);
+        }
+        // Each streamed turn's id is taken in the one loop reading its events, after it and
+        // before the next turn.
+        for (i, id) in &captures {
+            let turn = &chat_unit.turns[*i];
+            let next = chat_unit.turns.get(i + 1).map_or(usize::MAX, |t| t.call.start);
+            let window = turn.call.end..next;
+            let loops: Vec<usize> = (loops_before..unit.stream_loops.len())
+                .filter(|&l| window.contains(&unit.stream_loops[l].body_start))
+                .collect();
+            // A client whose loops over a stream the unit does not record (Python's, rewritten
+            // with the request's reads) gives no loop to take the id in.
+            if unit.stream_loops.len() == loops_before {
+                return Err(format!(
+                    "line {}: {}",
+                    self.text
+                        .get(..turn.call.start)
+                        .map_or(0, |t| t.matches('\n').count())
+                        + 1,
+                    "a streamed turn's interaction id comes in its events, which interlint does not read"
+                ));
+            }
+            let [only] = loops.as_slice() else {
+                return Err(format!(
+                    "line {}: a streamed turn's interaction id comes in its events, which are not read in one loop \
+                     over them, before the next turn, where interlint would take it",
+                    self.text
+                        .get(..turn.call.start)
+                        .map_or(0, |t| t.matches('\n').count())
+                        + 1
+                ));
+            };
+            unit.stream_loops[*only].capture = Some(id.clone());
         }
         if self.has_comment(chat_unit.statement.clone()) {
             return Err("a comment in the chat's creation would be lost".into());
@@ -338,6 +402,7 @@ impl Analyzer<'_> {
             straight,
             id_name,
             updates,
+            declarations,
         });
         Ok(())
     }
