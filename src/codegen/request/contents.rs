@@ -257,7 +257,9 @@ fn convert(
                             ),
                         });
                     }
-                    _ if let Some(mime) = undeclared_mime(written) => {
+                    _ if let Some(mime) =
+                        undeclared_mime(written).or_else(|| undeclared_upload_mime(item, text)) =>
+                    {
                         return Err(format!(
                             "the contents hold `{}`, a file of mime type `{mime}`, which no interactions content \
                              declares",
@@ -1340,6 +1342,11 @@ fn map_part_content(item: &Value, text: &str, dialect: Dialect) -> Option<Conten
 /// file manager from the legacy package's server module: the kind its declared mime type (or its
 /// path's extension) tells.
 fn legacy_upload_kind(uri: &str, mime: &str, text: &str, at: usize) -> Option<&'static str> {
+    upload_kind(legacy_upload_call(uri, mime, text, at)?, text)
+}
+
+/// The legacy file manager's upload call a part names (see [`legacy_upload_kind`]).
+fn legacy_upload_call<'t>(uri: &str, mime: &str, text: &'t str, at: usize) -> Option<&'t str> {
     let upload = uri.strip_suffix(".file.uri")?;
     if mime != format!("{upload}.file.mimeType")
         || !text.contains(crate::migration_facts::LEGACY_JS_SERVER_MODULE)
@@ -1355,7 +1362,35 @@ fn legacy_upload_kind(uri: &str, mime: &str, text: &str, at: usize) -> Option<&'
     {
         return None;
     }
-    upload_kind(call, text)
+    Some(call)
+}
+
+/// The mime type the legacy file manager's upload declares for a file a part names (`{ fileData:
+/// { fileUri: U.file.uri, mimeType: U.file.mimeType } }`), when no interactions content declares
+/// it (`text/plain`).
+fn undeclared_upload_mime(item: &Value, text: &str) -> Option<String> {
+    let map = item.as_map()?;
+    let [entry] = map.entries.as_slice() else {
+        return None;
+    };
+    let inner = entry.value.as_map()?;
+    let written = |key: &str| {
+        inner
+            .entries
+            .iter()
+            .find(|e| snake_case(&e.key) == key)
+            .and_then(|e| text.get(e.value.range.clone()))
+    };
+    let call = legacy_upload_call(
+        written("file_uri")?,
+        written("mime_type")?,
+        text,
+        item.range.start,
+    )?;
+    match declared_mimes(call).as_slice() {
+        [only] if mime_kind(only).is_none() => Some(only.to_string()),
+        _ => None,
+    }
 }
 
 /// The legacy client's blob written as a dict, `{"mime_type": "image/jpeg", "data":
