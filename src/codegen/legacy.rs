@@ -238,10 +238,16 @@ pub fn rewrite_unit(found: &Found, dialect: Dialect, settings: &Tables) -> Resul
             found.doc,
             request.call.start,
         )?);
-        let contents = converted.as_deref().unwrap_or(written);
+        let mut contents = converted.as_deref().unwrap_or(written).to_string();
+        // JavaScript's request object puts the contents one level deeper than the call's
+        // argument they were written as: their lines after the first move with them (a chat's
+        // history is written for its place already).
+        if dialect == Dialect::JavaScript && request.history.is_empty() {
+            contents = super::writer::lines::shift_code_lines(&contents, "  ");
+        }
         let mut arguments = vec![
             dialect.argument("model", &request.model),
-            dialect.argument("input", contents),
+            dialect.argument("input", &contents),
         ];
         arguments.extend(placed.arguments);
         if let Some(previous) = &request.previous {

@@ -46,3 +46,94 @@ pub(crate) fn is_dotted_name(text: &str) -> bool {
                 && chars.all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '$')
         })
 }
+
+/// JavaScript `code` written one level deeper: `by` after each of its line breaks between tokens
+/// (a template literal's own line breaks are its text, and stay); `code` as it is where a comment
+/// or a string it cannot follow may hide one (its indentation is cosmetic, its strings are not).
+pub(crate) fn shift_code_lines(code: &str, by: &str) -> String {
+    enum State {
+        Code,
+        Quoted(char),
+        Template,
+        /// Inside `${...}` of a template literal, with the braces open.
+        Interpolation(u32),
+    }
+    let mut out = String::with_capacity(code.len() + by.len() * 4);
+    let mut state = State::Code;
+    let mut chars = code.chars().peekable();
+    while let Some(c) = chars.next() {
+        out.push(c);
+        state = match state {
+            State::Code => match c {
+                '"' | '\'' => State::Quoted(c),
+                '`' => State::Template,
+                '/' if matches!(chars.peek(), Some('/' | '*')) => return code.to_string(),
+                '\n' => {
+                    out.push_str(by);
+                    State::Code
+                }
+                _ => State::Code,
+            },
+            State::Quoted(q) => match c {
+                '\\' => match chars.next() {
+                    Some('\n') | None => return code.to_string(),
+                    Some(escaped) => {
+                        out.push(escaped);
+                        State::Quoted(q)
+                    }
+                },
+                '\n' => return code.to_string(),
+                _ if c == q => State::Code,
+                _ => State::Quoted(q),
+            },
+            State::Template => match c {
+                '\\' => {
+                    if let Some(escaped) = chars.next() {
+                        out.push(escaped);
+                    }
+                    State::Template
+                }
+                '`' => State::Code,
+                '$' if chars.peek() == Some(&'{') => {
+                    chars.next();
+                    out.push('{');
+                    State::Interpolation(1)
+                }
+                _ => State::Template,
+            },
+            State::Interpolation(depth) => match c {
+                '{' => State::Interpolation(depth + 1),
+                '}' if depth == 1 => State::Template,
+                '}' => State::Interpolation(depth - 1),
+                '"' | '\'' | '`' | '/' | '\n' => return code.to_string(),
+                _ => State::Interpolation(depth),
+            },
+        };
+    }
+    match state {
+        State::Code => out,
+        _ => code.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::shift_code_lines;
+
+    #[test]
+    fn code_lines_shift_only_where_no_text_spans_them() {
+        assert_eq!(shift_code_lines("[\n  a,\n]", "  "), "[\n    a,\n  ]");
+        // A template literal's line break is its text; a comment may hide one.
+        assert_eq!(shift_code_lines("[\n  `a\nb`,\n]", "  "), "[\n    `a\nb`,\n  ]");
+        assert_eq!(
+            shift_code_lines("[\n  { data: read(`${dir}/a.jpg`) },\n]", "  "),
+            "[\n    { data: read(`${dir}/a.jpg`) },\n  ]"
+        );
+        assert_eq!(
+            shift_code_lines("[\n  \"it's\",\n]", "  "),
+            "[\n    \"it's\",\n  ]"
+        );
+        assert_eq!(shift_code_lines("[\n  a, // it's\n]", "  "), "[\n  a, // it's\n]");
+        assert_eq!(shift_code_lines("a", "  "), "a");
+    }
+}
