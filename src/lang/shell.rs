@@ -128,12 +128,14 @@ pub fn facts(tree: &treesitter::Tree, text: &str, prompts: &[usize]) -> Facts {
         ..Facts::default()
     };
     let mut filters: Vec<Node> = Vec::new();
+    let mut patterns: Vec<Node> = Vec::new();
     let mut commands: Vec<Node> = Vec::new();
     treesitter::visit(tree.root_node(), &mut |node| {
         if node.kind() == "command" {
             match command_name(node, text) {
                 Some("curl") => commands.push(node),
                 Some("jq") => filters.extend(children(node).filter(|a| is_quoted(*a))),
+                Some("sed" | "grep" | "egrep" | "awk") => patterns.extend(children(node)),
                 _ => {}
             }
         }
@@ -150,7 +152,47 @@ pub fn facts(tree: &treesitter::Tree, text: &str, prompts: &[usize]) -> Facts {
     for filter in filters {
         jq_reads(filter, text, interactions, &mut facts.reads);
     }
+    for pattern in patterns {
+        pattern_reads(pattern, text, interactions, &mut facts.reads);
+    }
     facts
+}
+
+/// Fields of a predecessor response body that a text filter (`sed -n '/candidates/,/finishReason/p'`,
+/// `grep usageMetadata`) may select lines by: an interaction's body has none of them, so such a
+/// filter reads the body the predecessor way, which interlint does not rewrite.
+const BODY_FIELDS: &[&str] = &[
+    "candidates",
+    "finishReason",
+    "usageMetadata",
+    "promptFeedback",
+    "safetyRatings",
+];
+
+/// The reads of a response body by a text filter's argument naming one of [`BODY_FIELDS`]: each
+/// keeps the script's requests where they are (see MIG007), and is not reported on its own.
+fn pattern_reads(argument: Node, text: &str, interactions: bool, reads: &mut Vec<Read>) {
+    let range = argument.byte_range();
+    let Some(written) = text.get(range.clone()) else {
+        return;
+    };
+    for field in BODY_FIELDS {
+        for (i, _) in written.match_indices(field) {
+            let start = range.start + i;
+            reads.push(Read {
+                kind: ReadKind::Tested,
+                range: start..start + field.len(),
+                receiver: start..start,
+                origin: if interactions {
+                    Origin::Interaction
+                } else {
+                    Origin::Response
+                },
+                all_interactions: interactions,
+                detached: true,
+            });
+        }
+    }
 }
 
 fn command_name<'a>(command: Node, text: &'a str) -> Option<&'a str> {
@@ -516,6 +558,29 @@ fn jq_reads(filter: Node, text: &str, interactions: bool, reads: &mut Vec<Read>)
             all_interactions: interactions,
             detached: true,
         });
+    }
+    // The token counts (`.usageMetadata.totalTokenCount`): a read of the body too, which an
+    // interaction names otherwise (`.usage.total_tokens`).
+    for field in [".usageMetadata", ".usage_metadata"] {
+        for (i, _) in written.match_indices(field) {
+            let after = &written[i + field.len()..];
+            if after.starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_') {
+                continue;
+            }
+            let start = range.start + i;
+            reads.push(Read {
+                kind: ReadKind::Usage { member: None },
+                range: start..start + field.len(),
+                receiver: start..start,
+                origin: if interactions {
+                    Origin::Interaction
+                } else {
+                    Origin::Response
+                },
+                all_interactions: interactions,
+                detached: true,
+            });
+        }
     }
 }
 

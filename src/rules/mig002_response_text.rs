@@ -64,7 +64,11 @@ impl Rule for ResponseText {
                 continue;
             }
             if let ReadKind::Usage { member } = read.kind {
-                usage_read(read, member, doc, cx);
+                // A jq filter's `.usageMetadata` may read another body that has one (a cached
+                // content's): not reported; it keeps its script's requests where they are (MIG007).
+                if !read.detached {
+                    usage_read(read, member, doc, cx);
+                }
                 continue;
             }
             let written = doc.text.get(read.range.clone()).unwrap_or_default();

@@ -313,12 +313,21 @@ fn script(doc: &Document, facts: &Facts, cx: &RuleContext) -> Option<Script> {
         .peekable();
     let first_read = reads.peek()?.range.start;
     let filter = reads.find(|r| Dialect::jq_answer(written(r)).is_none()).map(|read| {
-        format!(
-            "{}: the jq filter's `{}` reads a response body in a way interlint does not rewrite to a read of an \
-             interaction",
-            doc.place_of(read.range.start),
-            crate::diagnostic::one_line(written(read))
-        )
+        match read.kind {
+            // A text filter selecting lines by a field of the body (`sed`, `grep`, `awk`).
+            crate::migration_facts::ReadKind::Tested if !written(read).starts_with('.') => format!(
+                "{}: a text filter selects lines of a response body by `{}`, which an interaction's body does not \
+                 have, and which interlint does not rewrite",
+                doc.place_of(read.range.start),
+                crate::diagnostic::one_line(written(read))
+            ),
+            _ => format!(
+                "{}: the jq filter's `{}` reads a response body in a way interlint does not rewrite to a read of \
+                 an interaction",
+                doc.place_of(read.range.start),
+                crate::diagnostic::one_line(written(read))
+            ),
+        }
     });
     let alone = facts
         .http

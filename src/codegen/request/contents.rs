@@ -429,15 +429,19 @@ pub(crate) fn single_text_part(map: &MapValue, text: &str) -> Option<String> {
         }
         ["parts"] | ["parts", "role"] | ["role", "parts"] => {
             let parts = map.entries.iter().find(|e| snake_case(&e.key) == "parts")?;
-            match &parts.value.kind {
-                ValueKind::List(items) if items.len() == 1 => match &items.first()?.kind {
-                    ValueKind::Map(part)
-                        if part.entries.len() == 1 && snake_case(&part.entries[0].key) == "text" =>
-                    {
-                        single_text_part(part, text)
-                    }
-                    _ => None,
-                },
+            // One part, in a list or written as the object itself (which the service reads as
+            // a list of it).
+            let part = match &parts.value.kind {
+                ValueKind::List(items) if items.len() == 1 => items.first()?,
+                ValueKind::Map(_) => &parts.value,
+                _ => return None,
+            };
+            match &part.kind {
+                ValueKind::Map(part)
+                    if part.entries.len() == 1 && snake_case(&part.entries[0].key) == "text" =>
+                {
+                    single_text_part(part, text)
+                }
                 _ => None,
             }
         }
@@ -582,7 +586,13 @@ fn turn_step(
                 text.get(entry.value.range.clone()).unwrap_or_default(),
                 dialect,
             )),
-            ("parts", ValueKind::List(parts)) => {
+            // A single part written as the object itself (the service reads a repeated field
+            // given one value as a list of it; the REST samples write `"parts": {"text": ...}`).
+            ("parts", ValueKind::List(_) | ValueKind::Map(_)) => {
+                let parts = match &entry.value.kind {
+                    ValueKind::List(parts) => parts.as_slice(),
+                    _ => std::slice::from_ref(&entry.value),
+                };
                 for part in parts {
                     let part_text = text.get(part.range.clone()).unwrap_or_default();
                     let single = part.as_map().and_then(|m| single_text_part(m, text));
@@ -644,6 +654,8 @@ fn user_turn_parts(map: &MapValue) -> Option<&[Value]> {
     for entry in &map.entries {
         match (snake_case(&entry.key).as_str(), &entry.value.kind) {
             ("parts", ValueKind::List(items)) => parts = Some(items.as_slice()),
+            // One part written as the object itself, which the service reads as a list of it.
+            ("parts", ValueKind::Map(_)) => parts = Some(std::slice::from_ref(&entry.value)),
             ("role", _) => {}
             _ => return None,
         }
