@@ -101,36 +101,53 @@ pub fn json_body(
     }
 }
 
+/// Whether each byte of a JSON text is inside a string (its quotes included), so that a scan
+/// over the text's tokens passes over what strings hold.
+fn in_strings(bytes: &[u8]) -> Vec<bool> {
+    let mut inside = vec![false; bytes.len()];
+    let mut in_string = false;
+    let mut i = 0;
+    while i < bytes.len() {
+        let quote = bytes[i] == b'"';
+        inside[i] = in_string || quote;
+        if in_string && bytes[i] == b'\\' && i + 1 < bytes.len() {
+            inside[i + 1] = true;
+            i += 2;
+            continue;
+        }
+        if quote {
+            in_string = !in_string;
+        }
+        i += 1;
+    }
+    inside
+}
+
 /// Each run of filler (`x`, see [`json_body`]) of at least two bytes that stands where a JSON
 /// value goes (after `:`, `[` or `,`, before `,`, `]` or `}`) becomes a string of the same
 /// length (`"xxxx"`), so that the body parses with the splice as a value.
 fn quote_value_holes(masked: &mut String) {
     let bytes = masked.as_bytes();
+    let inside = in_strings(bytes);
     let mut holes = Vec::new();
-    let mut in_string = false;
     let mut i = 0;
     while i < bytes.len() {
-        match bytes[i] {
-            b'\\' if in_string => i += 1,
-            b'"' => in_string = !in_string,
-            b'x' if !in_string => {
-                let start = i;
-                while i < bytes.len() && bytes[i] == b'x' {
-                    i += 1;
-                }
-                let before = bytes[..start].iter().rev().find(|b| !b.is_ascii_whitespace());
-                let after = bytes[i..].iter().find(|b| !b.is_ascii_whitespace());
-                if i - start >= 2
-                    && matches!(before, Some(b':' | b'[' | b','))
-                    && matches!(after, Some(b',' | b']' | b'}'))
-                {
-                    holes.push(start..i);
-                }
-                continue;
-            }
-            _ => {}
+        if bytes[i] != b'x' || inside[i] {
+            i += 1;
+            continue;
         }
-        i += 1;
+        let start = i;
+        while i < bytes.len() && bytes[i] == b'x' {
+            i += 1;
+        }
+        let before = bytes[..start].iter().rev().find(|b| !b.is_ascii_whitespace());
+        let after = bytes[i..].iter().find(|b| !b.is_ascii_whitespace());
+        if i - start >= 2
+            && matches!(before, Some(b':' | b'[' | b','))
+            && matches!(after, Some(b',' | b']' | b'}'))
+        {
+            holes.push(start..i);
+        }
     }
     for hole in holes {
         let quoted = format!("\"{}\"", "x".repeat(hole.len() - 2));
@@ -143,23 +160,16 @@ fn quote_value_holes(masked: &mut String) {
 /// whitespace: the body is read as the service reads it. The text keeps it.
 fn blank_trailing_commas(masked: &mut String) {
     let bytes = masked.as_bytes();
-    let mut commas = Vec::new();
-    let mut in_string = false;
-    let mut i = 0;
-    while i < bytes.len() {
-        match bytes[i] {
-            b'\\' if in_string => i += 1,
-            b'"' => in_string = !in_string,
-            b',' if !in_string => {
-                let after = bytes[i + 1..].iter().find(|b| !b.is_ascii_whitespace());
-                if matches!(after, Some(b']' | b'}')) {
-                    commas.push(i);
-                }
-            }
-            _ => {}
-        }
-        i += 1;
-    }
+    let inside = in_strings(bytes);
+    let commas: Vec<usize> = (0..bytes.len())
+        .filter(|&i| bytes[i] == b',' && !inside[i])
+        .filter(|&i| {
+            matches!(
+                bytes[i + 1..].iter().find(|b| !b.is_ascii_whitespace()),
+                Some(b']' | b'}')
+            )
+        })
+        .collect();
     for at in commas {
         masked.replace_range(at..at + 1, " ");
     }

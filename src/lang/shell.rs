@@ -179,18 +179,11 @@ fn pattern_reads(argument: Node, text: &str, interactions: bool, reads: &mut Vec
     for field in BODY_FIELDS {
         for (i, _) in written.match_indices(field) {
             let start = range.start + i;
-            reads.push(Read {
-                kind: ReadKind::Tested,
-                range: start..start + field.len(),
-                receiver: start..start,
-                origin: if interactions {
-                    Origin::Interaction
-                } else {
-                    Origin::Response
-                },
-                all_interactions: interactions,
-                detached: true,
-            });
+            reads.push(body_read(
+                ReadKind::Tested,
+                start..start + field.len(),
+                interactions,
+            ));
         }
     }
 }
@@ -545,19 +538,11 @@ fn jq_reads(filter: Node, text: &str, interactions: bool, reads: &mut Vec<Read>)
         let Some(kind) = ReadKind::of_candidates_chain(chain) else {
             continue;
         };
-        let origin = if interactions {
-            Origin::Interaction
-        } else {
-            Origin::Response
-        };
-        reads.push(Read {
+        reads.push(body_read(
             kind,
-            range: start..start + ".candidates".len() + len,
-            receiver: start..start,
-            origin,
-            all_interactions: interactions,
-            detached: true,
-        });
+            start..start + ".candidates".len() + len,
+            interactions,
+        ));
     }
     // The token counts (`.usageMetadata.totalTokenCount`): a read of the body too, which an
     // interaction names otherwise (`.usage.total_tokens`).
@@ -568,19 +553,28 @@ fn jq_reads(filter: Node, text: &str, interactions: bool, reads: &mut Vec<Read>)
                 continue;
             }
             let start = range.start + i;
-            reads.push(Read {
-                kind: ReadKind::Usage { member: None },
-                range: start..start + field.len(),
-                receiver: start..start,
-                origin: if interactions {
-                    Origin::Interaction
-                } else {
-                    Origin::Response
-                },
-                all_interactions: interactions,
-                detached: true,
-            });
+            reads.push(body_read(
+                ReadKind::Usage { member: None },
+                start..start + field.len(),
+                interactions,
+            ));
         }
+    }
+}
+
+/// A filter's read of a response body at `range` (no receiver written: the body piped or read
+/// from a file), of an interaction when every request of the script is one.
+fn body_read(kind: ReadKind, range: std::ops::Range<usize>, interactions: bool) -> Read {
+    Read {
+        kind,
+        receiver: range.start..range.start,
+        range,
+        origin: match interactions {
+            true => Origin::Interaction,
+            false => Origin::Response,
+        },
+        all_interactions: interactions,
+        detached: true,
     }
 }
 
