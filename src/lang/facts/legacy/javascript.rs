@@ -367,17 +367,7 @@ impl Analyzer<'_> {
 
     /// `const name = value` with one declarator, not exported: the name's binding.
     pub(super) fn constant(&self, value: NodeId) -> Option<Constant> {
-        let mut top = value;
-        while let Some(parent) = self.parent(top).filter(|&p| self.transparent(p)) {
-            top = parent;
-        }
-        let declarator = self.parent(top)?;
-        let Kind::Assign(a) = self.kind(declarator) else {
-            return None;
-        };
-        if a.value != Some(top) {
-            return None;
-        }
+        let (declarator, a) = self.assigned(value)?;
         let statement = self.parent(declarator)?;
         let Kind::Declaration { kind, declarators } = self.kind(statement) else {
             return None;
@@ -423,16 +413,10 @@ impl Analyzer<'_> {
         };
         let (receiver, method) = callee_object(request)?;
         let receiver = self.src(receiver).trim().to_string();
-        let mut top = request;
-        while let Some(parent) = self.parent(top).filter(|&p| self.transparent(p)) {
-            top = parent;
-        }
-        let assign = self.parent(top)?;
-        let Kind::Assign(a) = self.kind(assign) else {
-            return None;
-        };
+        let (_, a) = self.assigned(request)?;
+        let top = a.value?;
         let target = *a.targets.first()?;
-        if a.value != Some(top) || a.targets.len() != 1 {
+        if a.targets.len() != 1 {
             return None;
         }
         let name = self.tree.name(target)?.to_string();
@@ -514,6 +498,20 @@ impl Analyzer<'_> {
             bindings,
             first,
         })
+    }
+
+    /// The assignment (a declarator, or an assignment statement) whose value is `value`, seen
+    /// through what is [`Analyzer::transparent`] around it (`await`, parentheses).
+    fn assigned(&self, value: NodeId) -> Option<(NodeId, &crate::lang::ir::Assign)> {
+        let mut top = value;
+        while let Some(parent) = self.parent(top).filter(|&p| self.transparent(p)) {
+            top = parent;
+        }
+        let assign = self.parent(top)?;
+        match self.kind(assign) {
+            Kind::Assign(a) if a.value == Some(top) => Some((assign, a)),
+            _ => None,
+        }
     }
 
     /// `await`, parentheses, `as` and `!` around a value.
