@@ -299,8 +299,9 @@ impl Analyzer<'_> {
         let mut updates = Vec::new();
         let mut declarations = Vec::new();
         let loops_before = unit.stream_loops.len();
-        // Streamed turns whose id the next turn names: the name taking it from their events.
-        let mut captures: Vec<(usize, String)> = Vec::new();
+        // Streamed turns whose id the next turn names (each turn's index and line): the name
+        // taking it from their events.
+        let mut captures: Vec<(usize, String, String)> = Vec::new();
         for (i, turn) in chat_unit.turns.iter().enumerate() {
             let node = nodes
                 .iter()
@@ -323,7 +324,7 @@ impl Analyzer<'_> {
                     true => format!("{result}{id_suffix}"),
                     false => id_name.clone(),
                 };
-                if straight && !captures.iter().any(|(_, c)| *c == id) {
+                if straight && !captures.iter().any(|(_, c, _)| *c == id) {
                     if self.name_taken(&id, scope) {
                         return Err(format!(
                             "{line}: `{id}`, the name that would keep the streamed turn's interaction id, is taken"
@@ -335,7 +336,7 @@ impl Analyzer<'_> {
                         .ok_or_else(|| format!("{line}: the streamed turn is not a statement of its own"))?;
                     declarations.push((statement.start, format!("let {id};")));
                 }
-                captures.push((i, id));
+                captures.push((i, id, line.clone()));
             }
             let mut legacy = request(node, unit)?;
             if i == 0 {
@@ -343,8 +344,8 @@ impl Analyzer<'_> {
             }
             legacy.previous = if straight {
                 i.checked_sub(1)
-                    .and_then(|p| match captures.iter().find(|(c, _)| *c == p) {
-                        Some((_, id)) => Some(id.clone()),
+                    .and_then(|p| match captures.iter().find(|(c, _, _)| *c == p) {
+                        Some((_, id, _)) => Some(id.clone()),
                         None => chat_unit.turns[p]
                             .result
                             .as_ref()
@@ -363,7 +364,7 @@ impl Analyzer<'_> {
         }
         // Each streamed turn's id is taken in the one loop reading its events, after it and
         // before the next turn.
-        for (i, id) in &captures {
+        for (i, id, line) in &captures {
             let turn = &chat_unit.turns[*i];
             let next = chat_unit.turns.get(i + 1).map_or(usize::MAX, |t| t.call.start);
             let window = turn.call.end..next;
@@ -374,22 +375,13 @@ impl Analyzer<'_> {
             // with the request's reads) gives no loop to take the id in.
             if unit.stream_loops.len() == loops_before {
                 return Err(format!(
-                    "line {}: {}",
-                    self.text
-                        .get(..turn.call.start)
-                        .map_or(0, |t| t.matches('\n').count())
-                        + 1,
-                    "a streamed turn's interaction id comes in its events, which interlint does not read"
+                    "{line}: a streamed turn's interaction id comes in its events, which interlint does not read"
                 ));
             }
             let [only] = loops.as_slice() else {
                 return Err(format!(
-                    "line {}: a streamed turn's interaction id comes in its events, which are not read in one loop \
-                     over them, before the next turn, where interlint would take it",
-                    self.text
-                        .get(..turn.call.start)
-                        .map_or(0, |t| t.matches('\n').count())
-                        + 1
+                    "{line}: a streamed turn's interaction id comes in its events, which are not read in one loop \
+                     over them, before the next turn, where interlint would take it"
                 ));
             };
             unit.stream_loops[*only].capture = Some(id.clone());
