@@ -1055,9 +1055,9 @@ pub struct LegacyChat {
     /// Each turn's statement and the name its result is bound to, for the id's update after it
     /// (when not straight).
     pub updates: Vec<(Range<usize>, String)>,
-    /// Declarations written before a turn's statement (where it starts): the name a streamed
-    /// turn's events give its id to (`let resultId;`), when straight.
-    pub declarations: Vec<(usize, String)>,
+    /// Names declared before a turn's statement: the name a streamed turn's events give its id
+    /// to (`let resultId;`), when straight.
+    pub declarations: Vec<(Range<usize>, String)>,
 }
 
 /// A loop over a legacy stream's chunks (see [`LegacyUnit::stream_loops`]).

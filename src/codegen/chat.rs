@@ -383,17 +383,26 @@ fn stream_id_edits(
             .statement
             .as_ref()
             .ok_or("the streamed turn is not a statement of its own")?;
-        let start = line_start(text, statement.start);
-        let before = text.get(start..statement.start).unwrap_or_default();
-        if !before.trim().is_empty() {
-            return Err("the streamed turn shares its line with other code".into());
-        }
-        edits.push(Edit::replace(
-            statement.start..statement.start,
-            format!("{}\n{before}", id_declaration(doc, &id, statement)),
-        ));
+        edits.push(
+            declaration_before(doc, &id, statement)
+                .ok_or("the streamed turn shares its line with other code")?,
+        );
     }
     Ok(edits)
+}
+
+/// The declaration of `id` ([`id_declaration`]) on a line of its own before `statement`, at its
+/// indentation; `None` when other code starts the statement's line.
+pub(super) fn declaration_before(doc: &Document, id: &str, statement: &Range<usize>) -> Option<Edit> {
+    let start = line_start(&doc.text, statement.start);
+    let before = doc.text.get(start..statement.start)?;
+    if !before.trim().is_empty() {
+        return None;
+    }
+    Some(Edit::replace(
+        statement.start..statement.start,
+        format!("{}\n{before}", id_declaration(doc, id, statement)),
+    ))
 }
 
 /// The message a turn sends: `send_message(x)` / `send_message(message=x)`, or the request

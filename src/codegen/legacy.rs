@@ -176,13 +176,11 @@ pub fn rewrite_unit(found: &Found, dialect: Dialect, settings: &Tables) -> Resul
     }
     // A chat's creation goes, or holds the previous interaction's id that its turns update.
     for chat in &unit.chats {
-        for (at, declaration) in &chat.declarations {
-            let start = super::writer::lines::line_start(text, *at);
-            let before = text.get(start..*at).unwrap_or_default();
-            if !before.trim().is_empty() {
-                return Err("a streamed turn of the chat shares its line with other code".into());
-            }
-            edits.push(Edit::replace(*at..*at, format!("{declaration}\n{before}")));
+        for (statement, id) in &chat.declarations {
+            edits.push(
+                super::chat::declaration_before(found.doc, id, statement)
+                    .ok_or("a streamed turn of the chat shares its line with other code")?,
+            );
         }
         if chat.straight {
             let removal = statement_removal(text, chat.statement.clone());

@@ -334,7 +334,7 @@ impl Analyzer<'_> {
                         .statement
                         .as_ref()
                         .ok_or_else(|| format!("{line}: the streamed turn is not a statement of its own"))?;
-                    declarations.push((statement.start, format!("let {id};")));
+                    declarations.push((statement.clone(), id.clone()));
                 }
                 captures.push((i, id, line.clone()));
             }
